@@ -1,0 +1,7 @@
+//! The struck object: a bank of exactly discretized modal resonators and the mode tables of objects.
+
+mod modal_bank;
+mod objects;
+
+pub use modal_bank::{ModalBank, Mode, MAX_MODES};
+pub use objects::free_free_bar;
