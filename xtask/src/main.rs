@@ -1,1 +1,132 @@
-fn main() {}
+//! `cargo xtask`: the project's commands (test, demo, install); anything else goes to nice-plug-xtask.
+
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+mod demo;
+
+const USAGE: &str = "usage: cargo xtask <command>
+  test      bundle, then run every test: cargo tests, CLAP host tests, the no-allocation host
+            test and the VST3 (pedalboard) host test
+  demo      bundle, then render demo WAVs through the real CLAP into target/demo/
+  install   bundle, then copy Urto.clap to ~/.clap and Urto.vst3 to ~/.vst3
+  bundle    (nice-plug-xtask) e.g. `cargo xtask bundle urto --release`";
+
+fn main() -> Result<()> {
+    nice_plug_xtask::chdir_workspace_root()?;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("test") => test(),
+        Some("demo") => {
+            bundle_release()?;
+            demo::render_all(
+                Path::new("target/bundled/Urto.clap"),
+                Path::new("target/demo"),
+            )
+        }
+        Some("install") => install(),
+        Some("help" | "--help" | "-h") | None => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(_) => nice_plug_xtask::main_with_args("cargo xtask", args),
+    }
+}
+
+/// `cargo xtask bundle urto --release`.
+fn bundle_release() -> Result<()> {
+    nice_plug_xtask::main_with_args(
+        "cargo xtask",
+        ["bundle", "urto", "--release"].map(String::from),
+    )
+}
+
+/// Run `cargo` with `args` (and extra environment), failing on a non-zero exit.
+fn cargo(args: &[&str], env: &[(&str, &Path)]) -> Result<()> {
+    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    command.args(args);
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let status = command
+        .status()
+        .with_context(|| format!("running cargo {args:?}"))?;
+    if !status.success() {
+        bail!("cargo {} failed", args.join(" "));
+    }
+    Ok(())
+}
+
+fn test() -> Result<()> {
+    bundle_release()?;
+
+    // The no-allocation variant: a debug build with nice-plug's assert_process_allocs, set aside
+    // before `cargo test` rebuilds the plain debug library in the same place.
+    cargo(
+        &["build", "-p", "urto", "--features", "assert_process_allocs"],
+        &[],
+    )?;
+    let no_alloc = PathBuf::from("target/no-alloc/liburto.so");
+    std::fs::create_dir_all("target/no-alloc")?;
+    std::fs::copy("target/debug/liburto.so", &no_alloc).context("copying the no-alloc build")?;
+    let no_alloc = no_alloc.canonicalize()?;
+    let clap = PathBuf::from("target/bundled/Urto.clap").canonicalize()?;
+
+    cargo(
+        &["test", "--workspace"],
+        &[("URTO_CLAP", &clap), ("URTO_CLAP_NO_ALLOC", &no_alloc)],
+    )?;
+    vst3_test()
+}
+
+/// The VST3 host test: pedalboard in a virtual environment this command creates on first use.
+fn vst3_test() -> Result<()> {
+    let venv = Path::new(".venv");
+    let python = venv.join("bin/python");
+    let stamp = venv.join(".requirements-installed");
+    let requirements = Path::new("tests/requirements.txt");
+    if !python.exists() {
+        run(Command::new("python3").args(["-m", "venv"]).arg(venv))?;
+    }
+    let stale = match (std::fs::metadata(&stamp), std::fs::metadata(requirements)) {
+        (Ok(s), Ok(r)) => s.modified()? < r.modified()?,
+        _ => true,
+    };
+    if stale {
+        run(Command::new(&python)
+            .args(["-m", "pip", "install", "--quiet", "-r"])
+            .arg(requirements))?;
+        std::fs::write(&stamp, b"")?;
+    }
+    run(Command::new(&python)
+        .arg("tests/vst3_host.py")
+        .arg("target/bundled/Urto.vst3"))
+}
+
+fn run(command: &mut Command) -> Result<()> {
+    let status = command
+        .status()
+        .with_context(|| format!("running {command:?}"))?;
+    if !status.success() {
+        bail!("{command:?} failed");
+    }
+    Ok(())
+}
+
+/// Copy the release bundles into the per-user plugin folders.
+fn install() -> Result<()> {
+    bundle_release()?;
+    let home = PathBuf::from(std::env::var_os("HOME").context("$HOME is not set")?);
+    for (bundle, folder) in [("Urto.clap", ".clap"), ("Urto.vst3", ".vst3")] {
+        let from = Path::new("target/bundled").join(bundle);
+        let to = home.join(folder).join(bundle);
+        std::fs::create_dir_all(home.join(folder))?;
+        if to.is_dir() {
+            std::fs::remove_dir_all(&to)?;
+        }
+        run(Command::new("cp").arg("-r").arg(&from).arg(&to))?;
+        println!("installed {}", to.display());
+    }
+    Ok(())
+}
