@@ -1,11 +1,16 @@
-//! Urto's physics and DSP: Hunt–Crossley contact, hammer integration, modal resonators, voices.
+//! Urto's physics and DSP: Hunt–Crossley contact, integrators, corrections, modal resonators, voices.
 //!
-//! Everything here is allocation-free after construction and usable per sample on the audio thread.
+//! Everything on the audio path is allocation-free after construction and usable per sample.
 //! Data flows one way: [`voice::Patch`] (plain per-block settings) → [`voice::Engine`] → voices →
 //! [`interaction::Hammer`] (contact law + integrator) → [`resonator::ModalBank`] → pickup → output.
+//! [`impact`] holds the paper's mass–wall experiments that the closed forms are checked against.
 
 pub mod analytic;
 pub mod contact;
+pub mod correct;
+pub mod impact;
+pub mod integrate;
 pub mod interaction;
 pub mod resonator;
+pub mod restitution;
 pub mod voice;

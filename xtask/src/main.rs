@@ -5,12 +5,20 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod demo;
+mod paper;
+
+use clap::Parser;
 
 const USAGE: &str = "usage: cargo xtask <command>
   test      bundle, then run every test: cargo tests, CLAP host tests, the no-allocation host
             test and the VST3 (pedalboard) host test
   demo      bundle, then render demo WAVs through the real CLAP into target/demo/
   install   bundle, then copy Urto.clap to ~/.clap and Urto.vst3 to ~/.vst3
+  paper [--json]         Tables I–III and the Fig. 3 thresholds beside the paper's
+  impact --k --mu --alpha --vin [--mass --fs --method --correction --json]
+                         one mass–wall impact and its error metrics
+  bounce (impact's flags) [--impacts N]   the rebound sequence of Table III
+  restitution --e --vin [--k --alpha --mass --fs --json]   μ for a target e, and e measured
   bundle    (nice-plug-xtask) e.g. `cargo xtask bundle urto --release`";
 
 fn main() -> Result<()> {
@@ -26,6 +34,10 @@ fn main() -> Result<()> {
             )
         }
         Some("install") => install(),
+        Some("paper") => paper::paper(args.iter().any(|a| a == "--json")),
+        Some("impact") => paper::impact(&paper::ImpactArgs::parse_from(&args)),
+        Some("bounce") => paper::bounce(&paper::BounceArgs::parse_from(&args)),
+        Some("restitution") => paper::restitution(&paper::RestitutionArgs::parse_from(&args)),
         Some("help" | "--help" | "-h") | None => {
             println!("{USAGE}");
             Ok(())

@@ -1,5 +1,7 @@
 //! The Hunt–Crossley contact law f = k·x^α·(1 + μ·v) (Papetti et al., eq. 1).
 
+use super::ContactLaw;
+
 /// Hunt–Crossley impact force between a point mass and a surface (Papetti, Avanzini, Rocchesso,
 /// "Numerical methods for a non-linear impact model", eq. 1).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -13,13 +15,19 @@ pub struct HuntCrossley {
 }
 
 impl HuntCrossley {
-    /// Force in newtons at compression `x_m` and compression velocity `v_m_per_s` (eq. 1).
-    ///
-    /// Zero when the bodies are apart (x ≤ 0). The "sticky" region 1 + μ·v < 0, which an impact
-    /// started from x = 0 never reaches in continuous time (Section II-A), is clamped to zero so a
-    /// discretized contact can never pull.
+    /// Slope ∂f/∂x of the elastic term at compression `x_m`: α·k·x^(α−1) in N/m.
     #[inline]
-    pub fn force_n(&self, x_m: f64, v_m_per_s: f64) -> f64 {
+    pub fn elastic_slope_n_per_m(&self, x_m: f64) -> f64 {
+        self.alpha * self.stiffness * x_m.max(0.0).powf(self.alpha - 1.0)
+    }
+}
+
+impl ContactLaw for HuntCrossley {
+    /// Eq. (1). Zero when the bodies are apart (x ≤ 0). The "sticky" region 1 + μ·v < 0, which an
+    /// impact started from x = 0 never reaches in continuous time (Section II-A), is clamped to
+    /// zero so a discretized contact can never pull.
+    #[inline]
+    fn force_n(&self, x_m: f64, v_m_per_s: f64) -> f64 {
         if x_m <= 0.0 {
             return 0.0;
         }
@@ -27,10 +35,19 @@ impl HuntCrossley {
         (elastic * (1.0 + self.mu_s_per_m * v_m_per_s)).max(0.0)
     }
 
-    /// Slope ∂f/∂x of the elastic term at compression `x_m`: α·k·x^(α−1) in N/m.
     #[inline]
-    pub fn elastic_slope_n_per_m(&self, x_m: f64) -> f64 {
-        self.alpha * self.stiffness * x_m.max(0.0).powf(self.alpha - 1.0)
+    fn force_and_partials(&self, x_m: f64, v_m_per_s: f64) -> (f64, f64, f64) {
+        let damping = 1.0 + self.mu_s_per_m * v_m_per_s;
+        if x_m <= 0.0 || damping <= 0.0 {
+            return (0.0, 0.0, 0.0);
+        }
+        let x_pow = x_m.powf(self.alpha);
+        let elastic = self.stiffness * x_pow;
+        (
+            elastic * damping,
+            self.alpha * elastic / x_m * damping,
+            elastic * self.mu_s_per_m,
+        )
     }
 }
 
@@ -60,5 +77,17 @@ mod tests {
     #[test]
     fn never_pulls() {
         assert_eq!(LAW.force_n(1e-4, -3.0), 0.0);
+    }
+
+    #[test]
+    fn partials_match_finite_differences() {
+        let (x, v) = (3e-5, 0.7);
+        let (f, fx, fv) = LAW.force_and_partials(x, v);
+        assert_eq!(f, LAW.force_n(x, v));
+        let (dx, dv) = (1e-10, 1e-6);
+        let fx_fd = (LAW.force_n(x + dx, v) - LAW.force_n(x - dx, v)) / (2.0 * dx);
+        let fv_fd = (LAW.force_n(x, v + dv) - LAW.force_n(x, v - dv)) / (2.0 * dv);
+        assert!((fx / fx_fd - 1.0).abs() < 1e-6, "{fx} {fx_fd}");
+        assert!((fv / fv_fd - 1.0).abs() < 1e-6, "{fv} {fv_fd}");
     }
 }

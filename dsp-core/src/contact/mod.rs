@@ -1,5 +1,43 @@
 //! Contact laws: the force between two bodies as a function of compression and its velocity.
 
+mod hertz_damper;
 mod hunt_crossley;
 
+pub use hertz_damper::HertzDamper;
 pub use hunt_crossley::HuntCrossley;
+
+/// A contact law f(x, v): force in N (≥ 0, pushing the bodies apart) at compression `x` (m) and
+/// compression velocity `v` (m/s). Zero for x ≤ 0.
+pub trait ContactLaw {
+    /// The force f(x, v).
+    fn force_n(&self, x_m: f64, v_m_per_s: f64) -> f64;
+
+    /// The force and its partial derivatives (f, ∂f/∂x, ∂f/∂v), for Newton's method on the
+    /// delay-free loop of implicit schemes. Where the force is clamped to zero the partials are 0.
+    fn force_and_partials(&self, x_m: f64, v_m_per_s: f64) -> (f64, f64, f64);
+}
+
+/// Either contact law, chosen at run time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Law {
+    HuntCrossley(HuntCrossley),
+    HertzDamper(HertzDamper),
+}
+
+impl ContactLaw for Law {
+    #[inline]
+    fn force_n(&self, x_m: f64, v_m_per_s: f64) -> f64 {
+        match self {
+            Law::HuntCrossley(law) => law.force_n(x_m, v_m_per_s),
+            Law::HertzDamper(law) => law.force_n(x_m, v_m_per_s),
+        }
+    }
+
+    #[inline]
+    fn force_and_partials(&self, x_m: f64, v_m_per_s: f64) -> (f64, f64, f64) {
+        match self {
+            Law::HuntCrossley(law) => law.force_and_partials(x_m, v_m_per_s),
+            Law::HertzDamper(law) => law.force_and_partials(x_m, v_m_per_s),
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! The hammer: a point mass striking the modal object through the contact law, velocity Verlet.
 
 use crate::analytic::x_max_m;
-use crate::contact::HuntCrossley;
+use crate::contact::{ContactLaw, HuntCrossley};
 use crate::resonator::ModalBank;
 
 /// Upper bound on sub-steps per sample during a contact.

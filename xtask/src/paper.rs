@@ -1,0 +1,302 @@
+//! `cargo xtask paper | impact | bounce | restitution`: the contact engine against the paper.
+
+use anyhow::{bail, Result};
+use clap::Parser;
+use serde_json::json;
+use urto_dsp::analytic::Impact;
+use urto_dsp::correct::{approx_error_pct, ApproxRange, Correction, ExitVelocity};
+use urto_dsp::impact::paper::{self, PrintedBounceTable, PrintedImpactTable};
+use urto_dsp::impact::{
+    run_contact, simulate_bounces, simulate_impact, Discretization, ImpactReport,
+};
+use urto_dsp::integrate::Method;
+use urto_dsp::restitution::mu_for_restitution;
+
+/// One mass–wall impact as in the paper (start at x = 0, v = v_in on a sample).
+#[derive(Parser, Debug)]
+pub struct ImpactArgs {
+    /// Stiffness k in N/m^α.
+    #[arg(long)]
+    k: f64,
+    /// Dissipation μ in s/m.
+    #[arg(long)]
+    mu: f64,
+    /// Contact-shape exponent α.
+    #[arg(long)]
+    alpha: f64,
+    /// Mass in kg.
+    #[arg(long, default_value_t = 0.01)]
+    mass: f64,
+    /// Impact velocity in m/s.
+    #[arg(long)]
+    vin: f64,
+    /// Sample rate in Hz.
+    #[arg(long, default_value_t = 44_100.0)]
+    fs: f64,
+    /// am1 | verlet | heun | rk4
+    #[arg(long, default_value = "verlet")]
+    method: String,
+    /// none | hybrid | exit | both
+    #[arg(long, default_value = "none")]
+    correction: String,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+impl ImpactArgs {
+    fn impact(&self) -> Result<Impact> {
+        let ok = |x: f64| x.is_finite() && x > 0.0;
+        if !(ok(self.k)
+            && ok(self.mass)
+            && ok(self.vin)
+            && ok(self.fs)
+            && ok(self.alpha)
+            && self.mu >= 0.0)
+        {
+            bail!("k, mass, vin, fs and alpha must be positive and finite, mu non-negative");
+        }
+        Ok(Impact {
+            stiffness: self.k,
+            mu_s_per_m: self.mu,
+            alpha: self.alpha,
+            mass_kg: self.mass,
+            v_in_m_per_s: self.vin,
+        })
+    }
+
+    fn discretization(&self) -> Result<Discretization> {
+        let Some(method) = Method::from_name(&self.method) else {
+            bail!("unknown --method {}", self.method)
+        };
+        let Some(correction) = Correction::from_name(&self.correction) else {
+            bail!("unknown --correction {}", self.correction)
+        };
+        Ok(Discretization {
+            sample_rate_hz: self.fs,
+            method,
+            correction,
+            exit_velocity: ExitVelocity::Exact,
+        })
+    }
+}
+
+#[derive(Parser, Debug)]
+pub struct BounceArgs {
+    #[command(flatten)]
+    impact: ImpactArgs,
+    /// Number of rebounds.
+    #[arg(long, default_value_t = 100)]
+    impacts: usize,
+}
+
+#[derive(Parser, Debug)]
+pub struct RestitutionArgs {
+    /// Target coefficient of restitution.
+    #[arg(long)]
+    e: f64,
+    /// Impact velocity in m/s.
+    #[arg(long)]
+    vin: f64,
+    #[arg(long, default_value_t = 1e7)]
+    k: f64,
+    #[arg(long, default_value_t = 1.5)]
+    alpha: f64,
+    #[arg(long, default_value_t = 0.01)]
+    mass: f64,
+    #[arg(long, default_value_t = 44_100.0)]
+    fs: f64,
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn impact(args: &ImpactArgs) -> Result<()> {
+    let r = simulate_impact(&args.impact()?, &args.discretization()?);
+    if args.json {
+        println!("{}", report_json(&r));
+    } else {
+        println!("{}", serde_json::to_string_pretty(&report_json(&r))?);
+    }
+    Ok(())
+}
+
+fn report_json(r: &ImpactReport) -> serde_json::Value {
+    json!({
+        "n_contact": r.n_contact,
+        "v_out_sim": r.v_out_sim,
+        "v_out_exact": r.v_out_exact,
+        "v_out_approx": r.v_out_approx,
+        "err_v_out_pct": r.err_v_out_pct,
+        "dev_x_pct": r.dev_x_pct,
+        "dev_h_pct": r.dev_h_pct,
+        "x_max_m": r.x_max_m,
+        "contact_time_s": r.contact_time_s,
+        "newton_iterations_max": r.newton_iterations_max,
+    })
+}
+
+pub fn bounce(args: &BounceArgs) -> Result<()> {
+    let r = simulate_bounces(
+        &args.impact.impact()?,
+        &args.impact.discretization()?,
+        args.impacts,
+    );
+    let value = json!({
+        "impacts": r.impacts,
+        "accum_err_pct": r.accum_err_pct,
+        "max_dev_h_pct": r.max_dev_h_pct,
+        "v_out_last_sim": r.v_out_last_sim,
+        "v_out_last_exact": r.v_out_last_exact,
+    });
+    if args.impact.json {
+        println!("{value}");
+    } else {
+        println!("{}", serde_json::to_string_pretty(&value)?);
+    }
+    Ok(())
+}
+
+pub fn restitution(args: &RestitutionArgs) -> Result<()> {
+    if !(args.e > 0.0
+        && args.e <= 1.0
+        && args.vin > 0.0
+        && args.k > 0.0
+        && args.mass > 0.0
+        && args.fs > 0.0)
+    {
+        bail!("need 0 < e ≤ 1 and positive vin, k, mass, fs");
+    }
+    let mu = mu_for_restitution(args.e, args.vin);
+    let law = urto_dsp::contact::HuntCrossley {
+        stiffness: args.k,
+        mu_s_per_m: mu,
+        alpha: args.alpha,
+    };
+    let run = run_contact(
+        &law,
+        args.mass,
+        args.vin,
+        0.0,
+        1.0 / args.fs,
+        Method::Rk4,
+        None,
+        |_, _| {},
+    );
+    let value = json!({ "mu_s_per_m": mu, "e_target": args.e, "e_measured": -run.v_out_m_per_s / args.vin });
+    if args.json {
+        println!("{value}");
+    } else {
+        println!("{}", serde_json::to_string_pretty(&value)?);
+    }
+    Ok(())
+}
+
+const METHODS: [&str; 4] = ["AM1", "Verlet", "Heun", "RK4"];
+
+fn impact_table_json(
+    title: &str,
+    impact: &Impact,
+    printed: &PrintedImpactTable,
+) -> serde_json::Value {
+    let reports = paper::impact_table(impact);
+    let row = |name: &str, ours: [f64; 4], theirs: [f64; 4]| json!({ "metric": name, "ours": ours, "paper": theirs });
+    json!({
+        "table": title,
+        "methods": METHODS,
+        "n_contact": reports.map(|r| r.n_contact),
+        "newton_iterations_max": reports[0].newton_iterations_max,
+        "rows": [
+            row("dev_x_pct", reports.map(|r| r.dev_x_pct), printed.dev_x_pct),
+            row("err_v_out_pct", reports.map(|r| r.err_v_out_pct), printed.err_v_out_pct),
+            row("err_v_out_vs_approx_pct", reports.map(|r| 100.0 * (r.v_out_sim / r.v_out_approx - 1.0)), printed.err_v_out_pct),
+            row("dev_h_pct", reports.map(|r| r.dev_h_pct), printed.dev_h_pct),
+        ],
+        "approx_err_pct": approx_error_pct(impact.mu_s_per_m * impact.v_in_m_per_s),
+    })
+}
+
+fn bounce_table_json(
+    title: &str,
+    first: &Impact,
+    printed: &PrintedBounceTable,
+) -> serde_json::Value {
+    let (plain, as_printed, exact) = paper::bounce_table(first);
+    json!({
+        "table": title,
+        "methods": METHODS,
+        "rows": [
+            { "metric": "accum_err_pct", "ours": plain.map(|r| r.accum_err_pct), "paper": printed.accum_err_pct },
+            { "metric": "max_dev_pct", "ours": plain.map(|r| r.max_dev_h_pct), "paper": printed.max_dev_pct },
+        ],
+        "corrected_as_printed": { "accum_err_pct": as_printed.accum_err_pct, "max_dev_pct": as_printed.max_dev_h_pct },
+        "corrected_exact_v_out": { "accum_err_pct": exact.accum_err_pct, "max_dev_pct": exact.max_dev_h_pct },
+        "paper_corrected": { "accum_err_pct": printed.corrected_accum_err_pct, "max_dev_pct": printed.corrected_max_dev_pct },
+    })
+}
+
+/// Tables I, II(a), II(b), III(a), III(b) and the Fig. 3 thresholds, each beside the paper's.
+pub fn paper(json_output: bool) -> Result<()> {
+    let fig3 = |threshold: f64| {
+        let r = ApproxRange::for_threshold(threshold);
+        json!({ "threshold_pct": threshold, "mu_vin_below": r.below, "mu_vin_above": r.above })
+    };
+    let value = json!({
+        "tables": [
+            impact_table_json("I", &paper::TABLE_I, &paper::PRINTED_TABLE_I),
+            impact_table_json("II(a)", &paper::CASE_1, &paper::PRINTED_TABLE_II_A),
+            impact_table_json("II(b)", &paper::CASE_2, &paper::PRINTED_TABLE_II_B),
+            bounce_table_json("III(a)", &paper::CASE_1, &paper::PRINTED_TABLE_III_A),
+            bounce_table_json("III(b)", &paper::CASE_2, &paper::PRINTED_TABLE_III_B),
+        ],
+        "fig3": [fig3(1.0), fig3(0.1)],
+    });
+    if json_output {
+        println!("{value}");
+        return Ok(());
+    }
+    for table in value["tables"].as_array().into_iter().flatten() {
+        println!(
+            "\nTable {}   (ours | paper)",
+            table["table"].as_str().unwrap_or("")
+        );
+        println!("{:<26}{}", "", METHODS.map(|m| format!("{m:>24}")).join(""));
+        for row in table["rows"].as_array().into_iter().flatten() {
+            let cells: Vec<String> = (0..4)
+                .map(|i| {
+                    format!(
+                        "{:>12.4e} |{:>9.3e}",
+                        row["ours"][i].as_f64().unwrap_or(f64::NAN),
+                        row["paper"][i].as_f64().unwrap_or(f64::NAN)
+                    )
+                })
+                .collect();
+            println!(
+                "{:<26}{}",
+                row["metric"].as_str().unwrap_or(""),
+                cells.join("")
+            );
+        }
+        for key in [
+            "n_contact",
+            "newton_iterations_max",
+            "approx_err_pct",
+            "corrected_as_printed",
+            "corrected_exact_v_out",
+            "paper_corrected",
+        ] {
+            if !table[key].is_null() {
+                println!("  {key}: {}", table[key]);
+            }
+        }
+    }
+    println!("\nFig. 3: ṽ_out within the threshold for μ·v_in below / above (the paper gives these graphically)");
+    for f in value["fig3"].as_array().into_iter().flatten() {
+        println!(
+            "  {}%: μ·v_in < {:.4} or μ·v_in > {:.4}",
+            f["threshold_pct"],
+            f["mu_vin_below"].as_f64().unwrap_or(f64::NAN),
+            f["mu_vin_above"].as_f64().unwrap_or(f64::NAN)
+        );
+    }
+    Ok(())
+}
