@@ -80,28 +80,38 @@ impl Impact {
         self.x_of_v_m(0.0)
     }
 
-    /// Exact exit velocity in m/s (negative), the root of eq. (6) other than v_in:
-    /// 1 + μ·v_out = −W₀(−(1 + μ·v_in)·e^−(1 + μ·v_in)), then one Newton step on the
-    /// cancellation-free form h(μ·v_out) = h(μ·v_in) to polish the digits W₀ loses near its branch
-    /// point (small μ·v_in). μ = 0 gives −v_in.
+    /// Exact exit velocity in m/s (negative), the root of eq. (6) other than v_in.
     pub fn v_out_exact_m_per_s(&self) -> f64 {
-        let (mu, v_in) = (self.mu_s_per_m, self.v_in_m_per_s);
-        let u = mu * v_in;
+        let u = self.mu_s_per_m * self.v_in_m_per_s;
         if u < 1e-12 {
-            return -v_in;
+            return -self.v_in_m_per_s;
         }
-        let z = 1.0 + u;
-        let w0 = lambert_w::lambert_w0(-z * (-z).exp());
-        let mut w = if w0.is_finite() { -1.0 - w0 } else { -u };
-        // Newton on φ(w) = h(w) − h(u), φ'(w) = w/(1 + w); stay on the branch w ∈ (−1, 0).
-        let target = h(u);
-        for _ in 0..2 {
-            let step = (h(w) - target) * (1.0 + w) / w;
-            if step.is_finite() && w - step < 0.0 && w - step > -1.0 {
-                w -= step;
+        let mut w = self.ln_exit_gap().exp_m1();
+        if u < 1.0 {
+            // Near the branch point of W₀ (small u) the closed form keeps only about half the
+            // digits of u; polish with Newton on the cancellation-free h(w) = h(u), h' = w/(1 + w).
+            let target = h(u);
+            for _ in 0..2 {
+                let step = (h(w) - target) * (1.0 + w) / w;
+                if step.is_finite() && w - step < 0.0 && w - step > -1.0 {
+                    w -= step;
+                }
             }
         }
-        w / mu
+        w / self.mu_s_per_m
+    }
+
+    /// ln(1 + μ·v_out), the logarithm of the exit velocity's gap to v_lim = −1/μ:
+    /// 1 + μ·v_out = −W₀(−z·e^(−z)) with z = 1 + μ·v_in (eq. 6 through the Lambert W function).
+    ///
+    /// For z > 30, W₀(y) = y·(1 + O(y)) with |y| < 10⁻¹¹, so the gap is z·e^(−z) and its logarithm
+    /// ln z − z, which stays exact where e^(−z) underflows (μ·v_in beyond about 745).
+    pub fn ln_exit_gap(&self) -> f64 {
+        let z = 1.0 + self.mu_s_per_m * self.v_in_m_per_s;
+        if z > 30.0 {
+            return z.ln() - z;
+        }
+        (-lambert_w::lambert_w0(-z * (-z).exp())).ln()
     }
 
     /// The paper's approximation ṽ_out in m/s (eqs. 7–8, n = 4):
@@ -132,34 +142,46 @@ impl Impact {
 
     /// Contact time τ in seconds (eq. 9), as ∫ m·dv / f(x(v), v) from v_out to v_in.
     ///
-    /// The integrand has integrable singularities at both ends, where x(v) → 0 like
-    /// |v − v_end|^(1/(α+1)). Each half ([v_out, 0] and [0, v_in]) is mapped by
-    /// v = v_end ± s^(α+1), which makes the integrand bounded, and integrated by Gauss–Legendre.
+    /// The integrand has integrable singularities at both ends, where x → 0 linearly in the
+    /// integration variable; each half (compression, restitution) is mapped by
+    /// t = t_end ± s^(α+1), which makes it bounded, and integrated by Gauss–Legendre. For
+    /// μ·v_in ≥ 1 the variable is s = ln(1 + μ·v) instead of v: when μ·v_in is large the mass spends
+    /// most of the restitution within 10⁻¹⁶ of v_lim, where v cannot resolve the trajectory but
+    /// ln(1 + μv) can. There dt = m/(μ·k)·ds/x^α with
+    /// x^(α+1) = m(α+1)/(kμ²)·[w_in − e^s − ln w_in + s], w_in = 1 + μ·v_in.
     pub fn contact_time_s(&self) -> f64 {
-        let v_out = self.v_out_exact_m_per_s();
-        let q = self.alpha + 1.0;
-        // ∫_{v_end}^{0} (or reversed) of g(v) dv with v = v_end + sign·s^q, dv = sign·q·s^(q−1) ds.
-        let half = |v_end: f64| -> f64 {
-            let sign = -v_end.signum();
-            let s_max = v_end.abs().powf(1.0 / q);
-            gauss_legendre(0.0, s_max, |s| {
-                let v = v_end + sign * s.powf(q);
-                self.dt_dv(v) * q * s.powf(q - 1.0)
+        let (k, mu, a, m) = (self.stiffness, self.mu_s_per_m, self.alpha, self.mass_kg);
+        let q = a + 1.0;
+        // ∫ over [t_end, 0] (or [0, t_end]) of g(t) dt, with t = t_end + sign·s^q.
+        let half = |t_end: f64, g: &dyn Fn(f64) -> f64| -> f64 {
+            let sign = -t_end.signum();
+            gauss_legendre(0.0, t_end.abs().powf(1.0 / q), |s| {
+                g(t_end + sign * s.powf(q)) * q * s.powf(q - 1.0)
             })
         };
-        half(self.v_in_m_per_s) + half(v_out)
-    }
-
-    /// |dt/dv| = m / f(x(v), v) on the analytic trajectory.
-    #[inline]
-    fn dt_dv(&self, v_m_per_s: f64) -> f64 {
-        let x = self.x_of_v_m(v_m_per_s);
-        let f = self.stiffness * x.powf(self.alpha) * (1.0 + self.mu_s_per_m * v_m_per_s);
-        if f > 0.0 {
-            self.mass_kg / f
-        } else {
-            0.0
+        if mu * self.v_in_m_per_s < 1.0 {
+            let dt_dv = |v: f64| {
+                let f = k * self.x_of_v_m(v).powf(a) * (1.0 + mu * v);
+                if f > 0.0 {
+                    m / f
+                } else {
+                    0.0
+                }
+            };
+            return half(self.v_in_m_per_s, &dt_dv) + half(self.v_out_exact_m_per_s(), &dt_dv);
         }
+        let w_in = 1.0 + mu * self.v_in_m_per_s;
+        let (s_in, s_out) = (w_in.ln(), self.ln_exit_gap());
+        let dt_ds = |s: f64| {
+            let bracket = (w_in - s.exp() - s_in + s).max(0.0);
+            let x_pow = (m * q / (k * mu * mu) * bracket).powf(a / q);
+            if x_pow > 0.0 {
+                m / (mu * k * x_pow)
+            } else {
+                0.0
+            }
+        };
+        half(s_in, &dt_ds) + half(s_out, &dt_ds)
     }
 }
 
