@@ -14,6 +14,7 @@ const USAGE: &str = "usage: cargo xtask <command>
             test and the VST3 (pedalboard) host test
   demo      bundle, then render demo WAVs through the real CLAP into target/demo/
   install   bundle, then copy Urto.clap to ~/.clap and Urto.vst3 to ~/.vst3
+  bench     criterion benchmarks of the dsp-core (integrators: ns per contact and free sample)
   paper [--json]         Tables I–III and the Fig. 3 thresholds beside the paper's
   impact --k --mu --alpha --vin [--mass --fs --method --correction --json]
                          one mass–wall impact and its error metrics
@@ -34,6 +35,7 @@ fn main() -> Result<()> {
             )
         }
         Some("install") => install(),
+        Some("bench") => cargo(&["bench", "-p", "urto-dsp"], &[]),
         Some("paper") => paper::paper(args.iter().any(|a| a == "--json")),
         Some("impact") => paper::impact(&paper::ImpactArgs::parse_from(&args)),
         Some("bounce") => paper::bounce(&paper::BounceArgs::parse_from(&args)),

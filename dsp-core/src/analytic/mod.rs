@@ -39,20 +39,21 @@ pub struct Impact {
 }
 
 impl Impact {
-    /// [h(μ·v_in) − h(μ·v)]/μ² in m²/s², the bracket of eq. (3) divided by μ², clamped at 0 outside
-    /// [v_out, v_in]. μ = 0 gives (v_in² − v²)/2.
-    #[inline]
-    fn bracket_over_mu2(&self, v_m_per_s: f64) -> f64 {
-        let (mu, v_in) = (self.mu_s_per_m, self.v_in_m_per_s);
-        let b =
-            v_in * v_in * h_over_y2(mu * v_in) - v_m_per_s * v_m_per_s * h_over_y2(mu * v_m_per_s);
-        b.max(0.0)
-    }
-
     /// Compression x(v) in metres on the trajectory through (0, v_in) (eq. 3).
     pub fn x_of_v_m(&self, v_m_per_s: f64) -> f64 {
-        (self.mass_kg * (self.alpha + 1.0) / self.stiffness * self.bracket_over_mu2(v_m_per_s))
-            .powf(1.0 / (self.alpha + 1.0))
+        self.compression_curve().x_m(v_m_per_s)
+    }
+
+    /// Eq. (3) with this impact's constants folded, for evaluation every sample.
+    pub fn compression_curve(&self) -> CompressionCurve {
+        let (mu, v_in) = (self.mu_s_per_m, self.v_in_m_per_s);
+        CompressionCurve {
+            scale: self.mass_kg * (self.alpha + 1.0) / self.stiffness,
+            bracket_in: v_in * v_in * h_over_y2(mu * v_in),
+            mu_s_per_m: mu,
+            inv_exponent: 1.0 / (self.alpha + 1.0),
+            stiffness: self.stiffness,
+        }
     }
 
     /// |x − x(v)| in metres, the deviation that eq. (28) maximises.
@@ -131,7 +132,11 @@ impl Impact {
     /// Hamiltonian on the analytic trajectory as a function of velocity, in joules (eq. 20):
     /// H(v) = m·v²/2 + k·x(v)^(α+1)/(α+1) = m·v²/2 + m·[h(μv_in) − h(μv)]/μ².
     pub fn hamiltonian_of_v_j(&self, v_m_per_s: f64) -> f64 {
-        self.mass_kg * (0.5 * v_m_per_s * v_m_per_s + self.bracket_over_mu2(v_m_per_s))
+        let bracket = self
+            .compression_curve()
+            .signed_bracket_over_mu2(v_m_per_s)
+            .max(0.0);
+        self.mass_kg * (0.5 * v_m_per_s * v_m_per_s + bracket)
     }
 
     /// Energy lost in the impact, ΔH_τ = m(v_out² − v_in²)/2 < 0 (eq. 18), with the exact v_out.
@@ -182,6 +187,48 @@ impl Impact {
             }
         };
         half(s_in, &dt_ds) + half(s_out, &dt_ds)
+    }
+}
+
+/// The compression curve x(v) of one impact (eq. 3): x^(α+1) = m(α+1)/k · [h(μv_in) − h(μv)]/μ².
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CompressionCurve {
+    /// m(α+1)/k.
+    scale: f64,
+    /// v_in²·h(μv_in)/(μv_in)² = h(μv_in)/μ².
+    bracket_in: f64,
+    mu_s_per_m: f64,
+    /// 1/(α+1).
+    inv_exponent: f64,
+    stiffness: f64,
+}
+
+impl CompressionCurve {
+    /// [h(μ·v_in) − h(μ·v)]/μ² in m²/s², the bracket of eq. (3) divided by μ²; negative outside
+    /// [v_out, v_in]. μ = 0 gives (v_in² − v²)/2.
+    #[inline]
+    fn signed_bracket_over_mu2(&self, v_m_per_s: f64) -> f64 {
+        self.bracket_in - v_m_per_s * v_m_per_s * h_over_y2(self.mu_s_per_m * v_m_per_s)
+    }
+
+    /// x(v) in metres (0 outside [v_out, v_in]).
+    #[inline]
+    pub fn x_m(&self, v_m_per_s: f64) -> f64 {
+        (self.scale * self.signed_bracket_over_mu2(v_m_per_s).max(0.0)).powf(self.inv_exponent)
+    }
+
+    /// (x(v), f(x(v), v)): the point of the curve at v and its Hunt–Crossley force (eq. 1), with
+    /// one power evaluation: x^α = x^(α+1)/x = m(α+1)/k·bracket/x.
+    #[inline]
+    pub fn x_and_force(&self, v_m_per_s: f64) -> (f64, f64) {
+        let x_pow_q = self.scale * self.signed_bracket_over_mu2(v_m_per_s).max(0.0);
+        let x = x_pow_q.powf(self.inv_exponent);
+        if x > 0.0 {
+            let force = self.stiffness * x_pow_q / x * (1.0 + self.mu_s_per_m * v_m_per_s);
+            (x, force.max(0.0))
+        } else {
+            (0.0, 0.0)
+        }
     }
 }
 

@@ -154,3 +154,16 @@ fn gauss_legendre_weights_integrate_polynomials() {
     let integral = gauss_legendre(0.0, 2.0, |x| x.powi(9));
     assert!((integral / (2f64.powi(10) / 10.0) - 1.0).abs() < 1e-13);
 }
+
+#[test]
+fn curve_force_is_the_law_at_the_curve_point() {
+    use crate::contact::{ContactLaw, HuntCrossley};
+    let c = case(1e9, 0.5, 1.5, 1.0);
+    let law = HuntCrossley { stiffness: 1e9, mu_s_per_m: 0.5, alpha: 1.5 };
+    let curve = c.compression_curve();
+    for v in [0.9, 0.3, 0.0, -0.2, -0.5] {
+        let (x, f) = curve.x_and_force(v);
+        assert!((x / c.x_of_v_m(v) - 1.0).abs() < 1e-14);
+        assert!((f / law.force_n(x, v) - 1.0).abs() < 1e-12, "v {v}");
+    }
+}

@@ -36,8 +36,8 @@ pub struct ContactRun {
 /// Simulate one contact of a mass `mass_kg` with a rigid wall through `law`, from x = 0,
 /// v = `v_in_m_per_s` on a sample, with a constant external force `external_force_n` (eq. 21).
 ///
-/// `corrected` carries the closed forms and the corrections to apply (Hunt–Crossley only; the
-/// corrections assume no external force, Section II-B). `observe` sees (x, v) of every contact
+/// `corrected` carries the closed forms and the corrections to apply (Hunt–Crossley only, with the
+/// same k, μ, α as `law`; the corrections assume no external force, Section II-B). `observe` sees (x, v) of every contact
 /// sample. The contact ends at the first sample with x ≤ 0 after v has turned negative.
 pub fn run_contact<L: ContactLaw>(
     law: &L,
@@ -59,7 +59,7 @@ pub fn run_contact<L: ContactLaw>(
     };
     let hybrid = corrected
         .filter(|_| hybrid_v_out.is_some())
-        .map(|(impact, ..)| impact);
+        .map(|(impact, ..)| impact.compression_curve());
     observe(state.x_m, state.v_m_per_s);
     let mut run = ContactRun {
         n_contact: 1,
@@ -72,7 +72,7 @@ pub fn run_contact<L: ContactLaw>(
         let iterations = step(method, law, mass_kg, external_force_n, h_s, &mut state);
         run.newton_iterations_max = run.newton_iterations_max.max(iterations);
         turned |= state.v_m_per_s < 0.0;
-        if let (Some(impact), Some(v_out)) = (hybrid, hybrid_v_out) {
+        if let (Some(curve), Some(v_out)) = (&hybrid, hybrid_v_out) {
             // Section IV-A1: follow x(v). The analytic curve closes at x = 0 when v reaches v_out,
             // so the contact is closed (x = 0) once v is at or past v_out, or once, in restitution,
             // x(v) is shorter than one step's travel h·|v|: an implicit step creeps towards v_out,
@@ -85,13 +85,14 @@ pub fn run_contact<L: ContactLaw>(
             // skipped: the integrated x is below the curve there, so the energy stays below H(v).
             if state.x_m > 0.0 {
                 let v = state.v_m_per_s;
-                let x_curve = impact.x_of_v_m(v);
+                let (x_curve, force_curve) = curve.x_and_force(v);
                 if v <= v_out || (v < 0.0 && x_curve <= -h_s * v) {
                     state.x_m = 0.0;
+                    state.force_n = 0.0;
                 } else if v >= 0.0 || x_curve - state.x_m < -0.5 * h_s * v {
                     state.x_m = x_curve;
+                    state.force_n = force_curve;
                 }
-                state.force_n = law.force_n(state.x_m, v);
             }
         }
         if state.x_m <= 0.0 && turned {
