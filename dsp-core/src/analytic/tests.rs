@@ -159,7 +159,11 @@ fn gauss_legendre_weights_integrate_polynomials() {
 fn curve_force_is_the_law_at_the_curve_point() {
     use crate::contact::{ContactLaw, HuntCrossley};
     let c = case(1e9, 0.5, 1.5, 1.0);
-    let law = HuntCrossley { stiffness: 1e9, mu_s_per_m: 0.5, alpha: 1.5 };
+    let law = HuntCrossley {
+        stiffness: 1e9,
+        mu_s_per_m: 0.5,
+        alpha: 1.5,
+    };
     let curve = c.compression_curve();
     for v in [0.9, 0.3, 0.0, -0.2, -0.5] {
         let (x, f) = curve.x_and_force(v);

@@ -65,13 +65,13 @@ impl Hammer {
     }
 
     /// Advance hammer and object by one sample of `dt_s`; `law` is the contact law to latch if a
-    /// contact begins during this sample.
+    /// contact begins during this sample. Not for a retired hammer (see [`Hammer::is_retired`]).
     #[inline]
     pub fn step(&mut self, law: &HuntCrossley, bank: &mut ModalBank, dt_s: f64) {
-        if self.retired {
-            bank.step(0.0);
-            return;
-        }
+        debug_assert!(
+            !self.retired,
+            "a retired hammer is not stepped; ring the bank instead"
+        );
         let x = self.position_m - bank.strike_displacement_m();
         let v = self.velocity_m_per_s - bank.strike_velocity_m_per_s();
         if self.contact_sub_steps.is_none() && x + dt_s * v > 0.0 {

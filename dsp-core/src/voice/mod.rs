@@ -97,8 +97,13 @@ impl Voice {
     fn render(&mut self, patch: &Patch, dt_s: f64, out: &mut [f32], scratch: &mut [f64]) -> bool {
         let scratch = &mut scratch[..out.len()];
         for y in scratch.iter_mut() {
-            self.hammer.step(&patch.contact, &mut self.bank, dt_s);
-            *y = OUTPUT_GAIN_PER_M_PER_S * self.bank.pickup_velocity_m_per_s();
+            let pickup_m_per_s = if self.hammer.is_retired() {
+                self.bank.ring()
+            } else {
+                self.hammer.step(&patch.contact, &mut self.bank, dt_s);
+                self.bank.pickup_velocity_m_per_s()
+            };
+            *y = OUTPUT_GAIN_PER_M_PER_S * pickup_m_per_s;
         }
         if !(self.bank.is_finite() && self.hammer.is_finite()) {
             self.silence();
