@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
-use urto_dsp::resonator::{ModalBank, Mode, MAX_MODES};
+use urto_dsp::resonator::{ModalBank, Mode, Slot, MAX_MODES};
 
 const FS: f64 = 48_000.0;
 const SAMPLES: usize = 512;
@@ -56,7 +56,7 @@ fn ring(c: &mut Criterion) {
     group.throughput(Throughput::Elements((SAMPLES * MAX_MODES) as u64));
     let mut bank = ModalBank::new(0.1);
     bank.set_modes(&modes, FS);
-    bank.step(1.0);
+    bank.advance(Slot::Full, 1.0);
     group.bench_function("bank", |b| {
         b.iter(|| {
             let mut out = 0.0;

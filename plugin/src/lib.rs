@@ -3,6 +3,7 @@
 mod editor;
 mod params;
 
+use nice_plug::midi::Key;
 use nice_plug::prelude::*;
 use nice_plug_egui::EguiEditorState;
 use std::sync::Arc;
@@ -97,6 +98,7 @@ impl Plugin for Urto {
             return ProcessStatus::Error("process() before activate()");
         };
         let patch = self.params.patch();
+        engine.set_polyphony(self.params.polyphony.value().max(1) as usize);
         let mono = &mut self.mono[..num_samples];
         // Render up to each note event, then apply it: note timing is sample-accurate.
         let mut next_event = context.next_event();
@@ -106,10 +108,17 @@ impl Plugin for Urto {
                 if event.timing() as usize > start {
                     break;
                 }
-                if let NoteEvent::NoteOn { key, velocity, .. } = event {
-                    if let Some(note) = key.number() {
-                        engine.note_on(note, velocity);
-                    }
+                match event {
+                    NoteEvent::NoteOn {
+                        key: Key::Number(note),
+                        velocity,
+                        ..
+                    } => engine.note_on(&patch, note, velocity),
+                    NoteEvent::NoteOff {
+                        key: Key::Number(note),
+                        ..
+                    } => engine.note_off(&patch, note),
+                    _ => {}
                 }
                 next_event = context.next_event();
             }

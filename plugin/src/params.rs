@@ -3,7 +3,89 @@
 use nice_plug::prelude::*;
 use std::sync::Arc;
 use urto_dsp::contact::HuntCrossley;
-use urto_dsp::voice::{Patch, MAX_ALPHA, MAX_MU_S_PER_M, MAX_STIFFNESS, MIN_ALPHA, MIN_STIFFNESS};
+use urto_dsp::integrate::Method;
+use urto_dsp::interaction::ContactSetup;
+use urto_dsp::resonator::{ObjectKind, ObjectSpec, MAX_MODES};
+use urto_dsp::voice::{
+    Patch, Tuning, VelocityCurve, DEFAULT_POLYPHONY, MAX_ALPHA, MAX_MU_S_PER_M, MAX_STIFFNESS,
+    MAX_VOICES, MIN_ALPHA, MIN_STIFFNESS,
+};
+
+/// The struck object, as the host lists it. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObjectChoice {
+    #[id = "marimba"]
+    #[name = "Marimba bar"]
+    Marimba,
+    #[id = "bar"]
+    #[name = "Free bar"]
+    Bar,
+    #[id = "circular-plate"]
+    #[name = "Circular plate"]
+    CircularPlate,
+    #[id = "rectangular-plate"]
+    #[name = "Rectangular plate"]
+    RectangularPlate,
+    #[id = "membrane"]
+    #[name = "Membrane"]
+    Membrane,
+    #[id = "bell"]
+    #[name = "Bell"]
+    Bell,
+    #[id = "glass"]
+    #[name = "Glass"]
+    Glass,
+    #[id = "plank"]
+    #[name = "Wooden plank"]
+    Plank,
+    #[id = "string"]
+    #[name = "String"]
+    String,
+}
+
+impl ObjectChoice {
+    fn kind(self) -> ObjectKind {
+        match self {
+            ObjectChoice::Marimba => ObjectKind::MarimbaBar,
+            ObjectChoice::Bar => ObjectKind::FreeBar,
+            ObjectChoice::CircularPlate => ObjectKind::CircularPlate,
+            ObjectChoice::RectangularPlate => ObjectKind::RectangularPlate,
+            ObjectChoice::Membrane => ObjectKind::Membrane,
+            ObjectChoice::Bell => ObjectKind::Bell,
+            ObjectChoice::Glass => ObjectKind::Glass,
+            ObjectChoice::Plank => ObjectKind::Plank,
+            ObjectChoice::String => ObjectKind::String,
+        }
+    }
+}
+
+/// The hammer's integrator (Papetti et al., Section III-A). Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntegratorChoice {
+    #[id = "am1"]
+    #[name = "AM1 (trapezoid, energy-consistent)"]
+    Am1,
+    #[id = "verlet"]
+    #[name = "Verlet"]
+    Verlet,
+    #[id = "heun"]
+    #[name = "Heun"]
+    Heun,
+    #[id = "rk4"]
+    #[name = "RK4"]
+    Rk4,
+}
+
+impl IntegratorChoice {
+    fn method(self) -> Method {
+        match self {
+            IntegratorChoice::Am1 => Method::Am1,
+            IntegratorChoice::Verlet => Method::Verlet,
+            IntegratorChoice::Heun => Method::Heun,
+            IntegratorChoice::Rk4 => Method::Rk4,
+        }
+    }
+}
 
 /// The parameters. IDs are stable once released: never rename them.
 #[derive(Params)]
@@ -17,45 +99,194 @@ pub struct UrtoParams {
     /// Contact-shape exponent α.
     #[id = "alpha"]
     pub alpha: FloatParam,
+    #[id = "integrator"]
+    pub integrator: EnumParam<IntegratorChoice>,
+    /// The energy guard on contact steps (the corrections for a modal object).
+    #[id = "guard"]
+    pub guard: BoolParam,
+    #[id = "hammer-mass"]
+    pub hammer_mass_kg: FloatParam,
+    #[id = "v-min"]
+    pub v_min_m_per_s: FloatParam,
+    #[id = "v-max"]
+    pub v_max_m_per_s: FloatParam,
+    #[id = "object"]
+    pub object: EnumParam<ObjectChoice>,
+    #[id = "key-tracking"]
+    pub key_tracking: BoolParam,
+    #[id = "fixed-f0"]
+    pub fixed_f0_hz: FloatParam,
+    #[id = "a4"]
+    pub a4_hz: FloatParam,
+    #[id = "decay"]
+    pub t60_s: FloatParam,
+    #[id = "material"]
+    pub damping_slope: FloatParam,
+    #[id = "stretch"]
+    pub stretch: FloatParam,
+    #[id = "strike-pos"]
+    pub strike_position: FloatParam,
+    #[id = "pickup-pos"]
+    pub pickup_position: FloatParam,
+    #[id = "modes"]
+    pub num_modes: IntParam,
+    #[id = "object-mass"]
+    pub object_mass_kg: FloatParam,
+    #[id = "release"]
+    pub release_fraction: FloatParam,
+    #[id = "polyphony"]
+    pub polyphony: IntParam,
+    #[id = "gain"]
+    pub gain_db: FloatParam,
+}
+
+/// A float parameter shown with `decimals` decimals and `unit`, parsed with or without the unit.
+fn float(
+    name: &str,
+    default: f64,
+    range: FloatRange,
+    unit: &'static str,
+    decimals: usize,
+) -> FloatParam {
+    FloatParam::new(name, default as f32, range)
+        .with_unit(unit)
+        .with_value_to_string(Arc::new(move |x| format!("{x:.decimals$}")))
+        .with_string_to_value(Arc::new(move |s| parse_number(s, unit)))
+}
+
+/// A logarithmic float parameter: the plain value is log₁₀ of the quantity, the text the quantity.
+fn log_float(name: &str, default: f64, min: f64, max: f64, unit: &'static str) -> FloatParam {
+    FloatParam::new(
+        name,
+        default.log10() as f32,
+        FloatRange::Linear {
+            min: min.log10() as f32,
+            max: max.log10() as f32,
+        },
+    )
+    .with_unit(unit)
+    .with_value_to_string(Arc::new(|log10| format_scientific(log10)))
+    .with_string_to_value(Arc::new(move |s| {
+        parse_number(s, unit).filter(|x| *x > 0.0).map(f32::log10)
+    }))
+}
+
+fn skewed(min: f64, max: f64, skew: f32) -> FloatRange {
+    FloatRange::Skewed {
+        min: min as f32,
+        max: max as f32,
+        factor: FloatRange::skew_factor(skew),
+    }
+}
+
+fn linear(min: f64, max: f64) -> FloatRange {
+    FloatRange::Linear {
+        min: min as f32,
+        max: max as f32,
+    }
 }
 
 impl Default for UrtoParams {
     fn default() -> Self {
-        let default = Patch::default().contact;
+        let d = Patch::default();
+        let law = d.contact.law;
         Self {
-            stiffness_log10: FloatParam::new(
+            stiffness_log10: log_float(
                 "Stiffness",
-                default.stiffness.log10() as f32,
-                FloatRange::Linear {
-                    min: MIN_STIFFNESS.log10() as f32,
-                    max: MAX_STIFFNESS.log10() as f32,
-                },
-            )
-            .with_unit(" N/m^α")
-            .with_value_to_string(Arc::new(|log10_k| format_stiffness(log10_k)))
-            .with_string_to_value(Arc::new(parse_stiffness)),
-            mu_s_per_m: FloatParam::new(
+                law.stiffness,
+                MIN_STIFFNESS,
+                MAX_STIFFNESS,
+                " N/m^α",
+            ),
+            mu_s_per_m: float(
                 "Dissipation",
-                default.mu_s_per_m as f32,
-                FloatRange::Skewed {
-                    min: 0.0,
-                    max: MAX_MU_S_PER_M as f32,
-                    factor: FloatRange::skew_factor(-2.0),
-                },
-            )
-            .with_unit(" s/m")
-            .with_value_to_string(Arc::new(|mu| format!("{mu:.3}")))
-            .with_string_to_value(Arc::new(|s| parse_number(s, " s/m"))),
-            alpha: FloatParam::new(
+                law.mu_s_per_m,
+                skewed(0.0, MAX_MU_S_PER_M, -2.0),
+                " s/m",
+                3,
+            ),
+            alpha: float(
                 "Contact shape",
-                default.alpha as f32,
-                FloatRange::Linear {
-                    min: MIN_ALPHA as f32,
-                    max: MAX_ALPHA as f32,
+                law.alpha,
+                linear(MIN_ALPHA, MAX_ALPHA),
+                "",
+                2,
+            ),
+            integrator: EnumParam::new("Integrator", IntegratorChoice::Am1),
+            guard: BoolParam::new("Energy guard", d.contact.guard),
+            hammer_mass_kg: log_float("Hammer mass", d.hammer_mass_kg, 1e-4, 10.0, " kg"),
+            v_min_m_per_s: float(
+                "Softest strike",
+                d.velocity.min_m_per_s,
+                skewed(0.001, 50.0, -2.5),
+                " m/s",
+                3,
+            ),
+            v_max_m_per_s: float(
+                "Hardest strike",
+                d.velocity.max_m_per_s,
+                skewed(0.001, 50.0, -2.5),
+                " m/s",
+                3,
+            ),
+            object: EnumParam::new("Object", ObjectChoice::Marimba),
+            key_tracking: BoolParam::new("Key tracking", d.tuning.key_tracking),
+            fixed_f0_hz: float(
+                "Fixed pitch",
+                d.tuning.fixed_f0_hz,
+                skewed(20.0, 8000.0, -2.0),
+                " Hz",
+                1,
+            ),
+            a4_hz: float("Tuning A4", d.tuning.a4_hz, linear(400.0, 480.0), " Hz", 1),
+            t60_s: float(
+                "Decay T60",
+                d.object.t60_s,
+                skewed(0.02, 30.0, -2.0),
+                " s",
+                3,
+            ),
+            damping_slope: float("Material", d.object.damping_slope, linear(0.0, 1.0), "", 2),
+            stretch: float("Inharmonicity", d.object.stretch, linear(-0.1, 0.1), "", 3),
+            strike_position: float(
+                "Strike position",
+                d.object.strike_position,
+                linear(0.0, 1.0),
+                "",
+                3,
+            ),
+            pickup_position: float(
+                "Pickup position",
+                d.object.pickup_position,
+                linear(0.0, 1.0),
+                "",
+                3,
+            ),
+            num_modes: IntParam::new(
+                "Modes",
+                d.object.num_modes as i32,
+                IntRange::Linear {
+                    min: 1,
+                    max: MAX_MODES as i32,
                 },
-            )
-            .with_value_to_string(Arc::new(|alpha| format!("{alpha:.2}")))
-            .with_string_to_value(Arc::new(|s| parse_number(s, ""))),
+            ),
+            object_mass_kg: log_float("Object mass", d.object_mass_kg, 1e-3, 100.0, " kg"),
+            release_fraction: float(
+                "Release damping",
+                d.release_fraction,
+                linear(0.0, 1.0),
+                "",
+                2,
+            ),
+            polyphony: IntParam::new(
+                "Polyphony",
+                DEFAULT_POLYPHONY as i32,
+                IntRange::Linear {
+                    min: 1,
+                    max: MAX_VOICES as i32,
+                },
+            ),
+            gain_db: float("Output gain", 0.0, linear(-48.0, 12.0), " dB", 1),
         }
     }
 }
@@ -63,26 +294,49 @@ impl Default for UrtoParams {
 impl UrtoParams {
     /// The engine settings for the current parameter values.
     pub fn patch(&self) -> Patch {
+        let v = |p: &FloatParam| f64::from(p.value());
+        let pow10 = |p: &FloatParam| 10f64.powf(v(p));
         Patch {
-            contact: HuntCrossley {
-                stiffness: 10f64.powf(f64::from(self.stiffness_log10.value())),
-                mu_s_per_m: f64::from(self.mu_s_per_m.value()),
-                alpha: f64::from(self.alpha.value()),
+            contact: ContactSetup {
+                law: HuntCrossley {
+                    stiffness: pow10(&self.stiffness_log10),
+                    mu_s_per_m: v(&self.mu_s_per_m),
+                    alpha: v(&self.alpha),
+                },
+                method: self.integrator.value().method(),
+                guard: self.guard.value(),
             },
+            hammer_mass_kg: pow10(&self.hammer_mass_kg),
+            object: ObjectSpec {
+                kind: self.object.value().kind(),
+                f0_hz: v(&self.fixed_f0_hz),
+                num_modes: self.num_modes.value().max(1) as usize,
+                t60_s: v(&self.t60_s),
+                damping_slope: v(&self.damping_slope),
+                stretch: v(&self.stretch),
+                strike_position: v(&self.strike_position),
+                pickup_position: v(&self.pickup_position),
+            },
+            object_mass_kg: pow10(&self.object_mass_kg),
+            tuning: Tuning {
+                key_tracking: self.key_tracking.value(),
+                a4_hz: v(&self.a4_hz),
+                fixed_f0_hz: v(&self.fixed_f0_hz),
+            },
+            velocity: VelocityCurve {
+                min_m_per_s: v(&self.v_min_m_per_s),
+                max_m_per_s: v(&self.v_max_m_per_s),
+                exponent: 1.0,
+            },
+            release_fraction: v(&self.release_fraction),
+            gain: 10f64.powf(v(&self.gain_db) / 20.0),
         }
     }
 }
 
-/// k in scientific notation with three significant digits, e.g. "1.00e8".
-fn format_stiffness(log10_k: f32) -> String {
-    format!("{:.2e}", 10f64.powf(f64::from(log10_k)))
-}
-
-/// Parse k ("1e8", "1.00e8 N/m^α", "100000000") into log₁₀ k.
-fn parse_stiffness(text: &str) -> Option<f32> {
-    parse_number(text, " N/m^α")
-        .filter(|k| *k > 0.0)
-        .map(f32::log10)
+/// A quantity in scientific notation with three significant digits, e.g. "1.00e8".
+fn format_scientific(log10: f32) -> String {
+    format!("{:.2e}", 10f64.powf(f64::from(log10)))
 }
 
 /// Parse a number, with or without its unit suffix.
@@ -96,27 +350,32 @@ fn parse_number(text: &str, unit: &str) -> Option<f32> {
 mod tests {
     use super::*;
 
-    /// Every parameter's text survives value → text → value → text unchanged, across its range.
+    /// Every float parameter's text survives value → text → value → text unchanged.
     #[test]
     fn text_conversions_round_trip() {
         let params = UrtoParams::default();
-        for param in [&params.stiffness_log10, &params.mu_s_per_m, &params.alpha] {
+        let mut checked = 0;
+        for (id, ptr, _) in params.param_map() {
             for i in 0..=100 {
                 let normalized = i as f32 / 100.0;
-                let text = param.normalized_value_to_string(normalized, true);
-                let back = param
-                    .string_to_normalized_value(&text)
-                    .unwrap_or_else(|| panic!("{} cannot parse {text:?}", param.name()));
-                assert_eq!(param.normalized_value_to_string(back, true), text);
+                // SAFETY: the pointers come from `params`, which outlives this loop.
+                let (text, back) = unsafe {
+                    let text = ptr.normalized_value_to_string(normalized, true);
+                    (text.clone(), ptr.string_to_normalized_value(&text))
+                };
+                let back = back.unwrap_or_else(|| panic!("{id} cannot parse {text:?}"));
+                let again = unsafe { ptr.normalized_value_to_string(back, true) };
+                assert_eq!(again, text, "{id}");
+                checked += 1;
             }
         }
+        assert_eq!(checked, 101 * 22);
     }
 
     #[test]
-    fn stiffness_text_is_k_itself() {
-        assert_eq!(format_stiffness(8.0), "1.00e8");
-        assert_eq!(parse_stiffness("2.5e9 N/m^α"), Some(2.5e9f32.log10()));
-        assert_eq!(parse_stiffness("-3"), None);
+    fn scientific_text_is_the_quantity_itself() {
+        assert_eq!(format_scientific(8.0), "1.00e8");
+        assert_eq!(parse_number("2.5e9 N/m^α", " N/m^α"), Some(2.5e9));
         assert_eq!(parse_number("0.25 s/m", " s/m"), Some(0.25));
         assert_eq!(parse_number("abc", ""), None);
     }

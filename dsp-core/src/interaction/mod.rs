@@ -1,160 +1,115 @@
-//! The hammer: a point mass striking the modal object through the contact law, velocity Verlet.
+//! The hammer: a point mass striking a modal object through Hunt–Crossley, with the user's
+//! integrator, contact sub-steps, onsets between samples and an energy guard.
 
-use crate::analytic::x_max_m;
+use crate::analytic::Impact;
 use crate::contact::{ContactLaw, HuntCrossley};
-use crate::resonator::ModalBank;
+use crate::integrate::Method;
+use crate::resonator::{ModalBank, Slot};
 
 /// Upper bound on sub-steps per sample during a contact.
-pub const MAX_SUBSTEPS: usize = 256;
+pub const MAX_SUBSTEPS: usize = 64;
 
-/// Phase advance in radians of the linearised contact oscillation per (sub-)step. 0.25 rad puts
-/// about π/0.25 ≈ 12 steps in a contact, where velocity Verlet's exit-velocity error is a few
-/// per cent at most (Papetti et al., Table II).
-const CONTACT_PHASE_PER_STEP_RAD: f64 = 0.25;
+/// A contact is integrated with at least this many steps: contacts that eq. (9) predicts to be
+/// shorter than this many samples are sub-stepped, the rest run at the sample rate.
+pub const MIN_STEPS_PER_CONTACT: f64 = 64.0;
 
-/// Once the hammer has left the surface and is this far away (m) and still receding, it can no
-/// longer touch the object and is no longer integrated.
+/// Newton iterations allowed per implicit contact step.
+const MAX_NEWTON_ITERATIONS: u32 = 50;
+
+/// Once the hammer recedes and is this far (m) beyond the farthest the object's surface can swing,
+/// it can no longer touch the object and is no longer integrated.
 const RETIRE_GAP_M: f64 = 0.01;
 
-/// A point-mass hammer that strikes a [`ModalBank`] through Hunt–Crossley (eq. 1).
+/// How contacts are computed; latched when a contact begins, so changes never reach a contact
+/// under way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactSetup {
+    pub law: HuntCrossley,
+    pub method: Method,
+    /// The energy guard: no contact step may raise the total energy (hammer + object + contact).
+    pub guard: bool,
+}
+
+/// Figures of the contacts since the last strike, for tools and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ContactStats {
+    /// Largest sub-step count per sample used.
+    pub substeps: usize,
+    /// Largest rise of the total energy over one contact step, after the guard, in joules.
+    pub energy_rise_max_j: f64,
+    /// Largest Newton iteration count of one implicit step.
+    pub newton_iterations_max: u32,
+    /// Relative velocity (m/s) at the onset of the first contact.
+    pub v_in_m_per_s: f64,
+    /// Relative velocity (m/s) at the end of the first contact (NaN while it lasts).
+    pub v_out_m_per_s: f64,
+    /// Samples the first contact touched.
+    pub contact_samples: usize,
+}
+
+/// A contact under way.
+#[derive(Clone, Copy, Debug)]
+struct Contact {
+    sub_steps: usize,
+    /// Total energy after the last step, J (the guard's reference).
+    energy_j: f64,
+}
+
+/// A point-mass hammer striking a [`ModalBank`].
 ///
 /// Positions are along the strike axis, positive towards the object. The compression is
-/// x = hammer position − object surface displacement at the strike point. The contact law is
-/// latched when a contact begins, so parameter changes never inject energy into a contact under way.
+/// x = hammer position − object surface displacement at the strike point.
 pub struct Hammer {
     mass_kg: f64,
     position_m: f64,
     velocity_m_per_s: f64,
-    /// Contact force of the last step, reused by the next Verlet step (Papetti et al., eq. 24).
+    /// Contact force of the last step, N (reused as f_n by Verlet and Heun).
     force_n: f64,
-    law: HuntCrossley,
-    /// Sub-steps per sample of the contact under way; `None` while free.
-    contact_sub_steps: Option<usize>,
+    setup: ContactSetup,
+    contact: Option<Contact>,
     retired: bool,
+    contacts: u32,
+    stats: ContactStats,
 }
 
 impl Hammer {
     /// A hammer of `mass_kg` at rest, out of reach of the object.
-    pub fn new(mass_kg: f64, law: HuntCrossley) -> Self {
+    pub fn new(mass_kg: f64, setup: ContactSetup) -> Self {
         Self {
             mass_kg,
             position_m: 0.0,
             velocity_m_per_s: 0.0,
             force_n: 0.0,
-            law,
-            contact_sub_steps: None,
+            setup,
+            contact: None,
             retired: true,
+            contacts: 0,
+            stats: ContactStats::default(),
         }
     }
 
-    /// Launch the hammer from the object's surface (x = 0) with closing speed `v_in_m_per_s`,
-    /// as the paper starts an impact (Section II-A: x(0) = 0, ẋ(0) = v_in).
-    pub fn strike(&mut self, bank: &ModalBank, v_in_m_per_s: f64) {
-        self.position_m = bank.strike_displacement_m();
+    /// Launch the hammer from `gap_m` ≥ 0 in front of the object's surface with closing speed
+    /// `v_in_m_per_s` > 0. With gap 0 the impact begins exactly on this sample (the paper's
+    /// x(0) = 0, ẋ(0) = v_in); a gap puts the onset between samples.
+    pub fn strike(&mut self, bank: &ModalBank, v_in_m_per_s: f64, gap_m: f64, mass_kg: f64) {
+        self.mass_kg = mass_kg;
+        self.position_m = bank.strike_displacement_m() - gap_m.max(0.0);
         self.velocity_m_per_s = v_in_m_per_s + bank.strike_velocity_m_per_s();
         self.force_n = 0.0;
-        self.contact_sub_steps = None;
+        self.contact = None;
         self.retired = false;
+        self.contacts = 0;
+        self.stats = ContactStats {
+            v_out_m_per_s: f64::NAN,
+            ..ContactStats::default()
+        };
     }
 
-    /// Stop the hammer where it is (the voice is being reset).
+    /// Stop the hammer where it is (the voice is being reset or released).
     pub fn retire(&mut self) {
         self.retired = true;
         self.force_n = 0.0;
-        self.contact_sub_steps = None;
-    }
-
-    /// Advance hammer and object by one sample of `dt_s`; `law` is the contact law to latch if a
-    /// contact begins during this sample. Not for a retired hammer (see [`Hammer::is_retired`]).
-    #[inline]
-    pub fn step(&mut self, law: &HuntCrossley, bank: &mut ModalBank, dt_s: f64) {
-        debug_assert!(
-            !self.retired,
-            "a retired hammer is not stepped; ring the bank instead"
-        );
-        let x = self.position_m - bank.strike_displacement_m();
-        let v = self.velocity_m_per_s - bank.strike_velocity_m_per_s();
-        if self.contact_sub_steps.is_none() && x + dt_s * v > 0.0 {
-            self.law = *law;
-            let n = self.sub_steps_for(bank, v, dt_s);
-            bank.prepare_sub_steps(n, dt_s);
-            self.contact_sub_steps = Some(n);
-        }
-        match self.contact_sub_steps {
-            Some(n) => {
-                let h = dt_s / n as f64;
-                for _ in 0..n {
-                    self.verlet_step(bank, h, ModalBank::sub_step);
-                }
-                let x = self.position_m - bank.strike_displacement_m();
-                let v = self.velocity_m_per_s - bank.strike_velocity_m_per_s();
-                if x <= 0.0 && v < 0.0 {
-                    self.contact_sub_steps = None;
-                }
-            }
-            None => {
-                self.verlet_step(bank, dt_s, ModalBank::step);
-                if x < -RETIRE_GAP_M && v < 0.0 {
-                    self.retire();
-                }
-            }
-        }
-    }
-
-    /// One velocity-Verlet step of length `h` (Papetti et al., eq. 24, with m·a = −f): the hammer
-    /// moves under the cached force f_n, the object advances under its reaction, then the force at
-    /// the new compression corrects the velocity.
-    ///
-    /// The corrector is solved for v_{n+1} rather than evaluated at the predicted velocity: at
-    /// fixed x the force k·x^α·(1 + μ·v) is affine in v, so v_{n+1} = v½ − h/(2m)·f(x, v_{n+1})
-    /// has a closed-form solution. This keeps the damper stable for any μ (the explicit predictor
-    /// of eq. 24 diverges once h·k·μ·x^α/m exceeds about 2) at no extra cost.
-    #[inline]
-    fn verlet_step(&mut self, bank: &mut ModalBank, h: f64, advance: fn(&mut ModalBank, f64)) {
-        let half_h_over_m = 0.5 * h / self.mass_kg;
-        let v_half = self.velocity_m_per_s - half_h_over_m * self.force_n;
-        self.position_m += h * v_half;
-        advance(bank, self.force_n);
-        let x = self.position_m - bank.strike_displacement_m();
-        let surface_v = bank.strike_velocity_m_per_s();
-        // Relative velocity after the step: v = v½ − s − g·(1 + μ·v) with g = h/(2m)·k·x^α.
-        let g = half_h_over_m * self.law.force_n(x, 0.0);
-        let v_rel = (v_half - surface_v - g) / (1.0 + g * self.law.mu_s_per_m);
-        self.force_n = self.law.force_n(x, v_rel);
-        self.velocity_m_per_s = v_half - half_h_over_m * self.force_n;
-    }
-
-    /// Sub-steps per sample for a contact beginning at closing speed `v_m_per_s`: the elastic
-    /// slope at the rigid-wall maximum compression (eq. 4) and the reduced mass of hammer and
-    /// object give a contact frequency ω; enough steps keep ω·h at [`CONTACT_PHASE_PER_STEP_RAD`].
-    fn sub_steps_for(&self, bank: &ModalBank, v_m_per_s: f64, dt_s: f64) -> usize {
-        let m = self.mass_kg;
-        let reduced_mass_kg = m * bank.mass_kg() / (m + bank.mass_kg());
-        let law = &self.law;
-        let x_max = x_max_m(
-            law.stiffness,
-            law.mu_s_per_m,
-            law.alpha,
-            m,
-            v_m_per_s.abs().max(1e-6),
-        );
-        let omega = (law.elastic_slope_n_per_m(x_max) / reduced_mass_kg).sqrt();
-        let n = (omega * dt_s / CONTACT_PHASE_PER_STEP_RAD).ceil();
-        if n.is_finite() {
-            (n as usize).clamp(1, MAX_SUBSTEPS)
-        } else {
-            MAX_SUBSTEPS
-        }
-    }
-
-    /// Kinetic energy in joules.
-    pub fn energy_j(&self) -> f64 {
-        0.5 * self.mass_kg * self.velocity_m_per_s * self.velocity_m_per_s
-    }
-
-    /// Whether the hammer is in a contact.
-    pub fn in_contact(&self) -> bool {
-        self.contact_sub_steps.is_some()
+        self.contact = None;
     }
 
     /// Whether the hammer is out of reach and no longer integrated.
@@ -162,8 +117,376 @@ impl Hammer {
         self.retired
     }
 
+    /// Whether a contact is under way.
+    pub fn in_contact(&self) -> bool {
+        self.contact.is_some()
+    }
+
+    /// Figures of the contacts since the last strike.
+    pub fn stats(&self) -> &ContactStats {
+        &self.stats
+    }
+
+    /// Kinetic energy in joules.
+    pub fn energy_j(&self) -> f64 {
+        0.5 * self.mass_kg * self.velocity_m_per_s * self.velocity_m_per_s
+    }
+
     /// Whether every state variable is finite.
     pub fn is_finite(&self) -> bool {
         self.position_m.is_finite() && self.velocity_m_per_s.is_finite() && self.force_n.is_finite()
     }
+
+    /// Compression (m) and compression velocity (m/s) now.
+    fn relative(&self, bank: &ModalBank) -> (f64, f64) {
+        (
+            self.position_m - bank.strike_displacement_m(),
+            self.velocity_m_per_s - bank.strike_velocity_m_per_s(),
+        )
+    }
+
+    /// Advance hammer and object by one sample of `dt_s` and return the pickup velocity (m/s).
+    /// `setup` is latched if a contact begins in this sample.
+    #[inline]
+    pub fn process_sample(&mut self, setup: &ContactSetup, bank: &mut ModalBank, dt_s: f64) -> f64 {
+        if self.retired {
+            return bank.ring();
+        }
+        let Some(contact) = self.contact else {
+            let (x, v) = self.relative(bank);
+            // Compression at the end of the sample if nothing touches: the hammer flies straight,
+            // the object rings freely.
+            let x_end =
+                self.position_m + dt_s * self.velocity_m_per_s - bank.predict_free(Slot::Full).0;
+            if x_end <= 0.0 && x <= 0.0 {
+                self.position_m += dt_s * self.velocity_m_per_s;
+                let out = bank.ring();
+                // Out of reach for good: receding, and farther than the object can ever swing.
+                if x < -RETIRE_GAP_M
+                    && self.velocity_m_per_s <= 0.0
+                    && -x > RETIRE_GAP_M + bank.max_excursion_m()
+                {
+                    self.retire();
+                }
+                return out;
+            }
+            self.begin_contact(setup, bank, x, x_end, v, dt_s);
+            return bank.pickup_velocity_m_per_s();
+        };
+        let h = dt_s / contact.sub_steps as f64;
+        for _ in 0..contact.sub_steps {
+            self.contact_step(bank, Slot::Sub, h);
+        }
+        self.end_contact_if_separated(bank);
+        bank.pickup_velocity_m_per_s()
+    }
+
+    /// A contact begins within this sample: onset at θ·dt, where the compression, interpolated
+    /// linearly from `x` now to `x_end` (free motion), crosses zero; free flight up to it, then the
+    /// rest of the sample in sub-steps.
+    fn begin_contact(
+        &mut self,
+        setup: &ContactSetup,
+        bank: &mut ModalBank,
+        x: f64,
+        x_end: f64,
+        v: f64,
+        dt_s: f64,
+    ) {
+        self.setup = *setup;
+        let theta = if x < 0.0 {
+            (x / (x - x_end)).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        if theta > 0.0 {
+            bank.prepare(Slot::OneOff, theta * dt_s);
+            self.position_m += theta * dt_s * self.velocity_m_per_s;
+            bank.advance(Slot::OneOff, 0.0);
+        }
+        // The interpolated onset may overshoot by a hair (the surface moves on a curve): start the
+        // contact at x = 0 rather than create potential energy no force has paid for.
+        let overshoot_m = self.position_m - bank.strike_displacement_m();
+        if overshoot_m > 0.0 {
+            self.position_m -= overshoot_m;
+        }
+        let v_in = v.max(1e-9);
+        let sub_steps = self.sub_steps_for(bank, v_in, dt_s);
+        bank.prepare(Slot::Sub, dt_s / sub_steps as f64);
+        let energy_j = self.total_energy_j(bank);
+        self.contact = Some(Contact {
+            sub_steps,
+            energy_j,
+        });
+        self.stats.substeps = self.stats.substeps.max(sub_steps);
+        if self.contacts == 0 {
+            self.stats.v_in_m_per_s = v_in;
+        }
+        // The rest of this sample, (1 − θ)·dt, in the same number of (shorter) steps.
+        let h_first = (1.0 - theta) * dt_s / sub_steps as f64;
+        if h_first > 0.0 {
+            bank.prepare(Slot::OneOff, h_first);
+            for _ in 0..sub_steps {
+                self.contact_step(bank, Slot::OneOff, h_first);
+            }
+        }
+        self.end_contact_if_separated(bank);
+    }
+
+    /// Sub-steps per sample so the contact predicted by eq. (9) for a rigid wall, with the reduced
+    /// mass of hammer and object, spans at least [`MIN_STEPS_PER_CONTACT`] steps.
+    fn sub_steps_for(&self, bank: &ModalBank, v_in_m_per_s: f64, dt_s: f64) -> usize {
+        let m = self.mass_kg;
+        let object_kg = bank.mass_kg();
+        let law = self.setup.law;
+        let impact = Impact {
+            stiffness: law.stiffness,
+            mu_s_per_m: law.mu_s_per_m,
+            alpha: law.alpha,
+            mass_kg: m * object_kg / (m + object_kg),
+            v_in_m_per_s,
+        };
+        let samples = impact.contact_time_s() / dt_s;
+        let n = (MIN_STEPS_PER_CONTACT / samples).ceil();
+        if n.is_finite() && n >= 1.0 {
+            (n as usize).min(MAX_SUBSTEPS)
+        } else if n < 1.0 {
+            1
+        } else {
+            MAX_SUBSTEPS
+        }
+    }
+
+    fn end_contact_if_separated(&mut self, bank: &ModalBank) {
+        let (x, v) = self.relative(bank);
+        if self.contacts == 0 {
+            self.stats.contact_samples += 1;
+        }
+        if x <= 0.0 && v < 0.0 {
+            if self.contacts == 0 {
+                self.stats.v_out_m_per_s = v;
+            }
+            self.contacts += 1;
+            self.contact = None;
+            self.force_n = 0.0;
+        }
+    }
+
+    /// Total energy in joules: hammer kinetic + object + contact potential k·x^(α+1)/(α+1).
+    pub fn total_energy_j(&self, bank: &ModalBank) -> f64 {
+        let (x, _) = self.relative(bank);
+        self.energy_j() + bank.energy_j() + potential_j(&self.setup.law, x)
+    }
+
+    /// One contact step of length `h` with the object's transition `slot`.
+    fn contact_step(&mut self, bank: &mut ModalBank, slot: Slot, h: f64) {
+        let law = self.setup.law;
+        let m = self.mass_kg;
+        let (y, u, f) = (self.position_m, self.velocity_m_per_s, self.force_n);
+        match self.setup.method {
+            Method::Am1 => {
+                // Trapezoid rule for the hammer, exact modes under the step's held force F, and F
+                // the discrete gradient of the contact potential plus the damper at the mean
+                // compression velocity: ΔT + ΔE_object = −F·Δx − D_object and ΔV = F_el·Δx, so the
+                // total energy falls by the damper's and the object's losses (for α = 1 and μ = 0
+                // F is the average of f_n and f_{n+1}: eq. 23 exactly).
+                let (x0, _) = self.relative(bank);
+                let (w_free, _) = bank.predict_free(slot);
+                let (g, _) = bank.compliance(slot);
+                let x_base = y + h * u - w_free;
+                let c = h * h / (2.0 * m) + g;
+                let (force, iterations) = solve_discrete_gradient(&law, x0, x_base, c, h);
+                self.stats.newton_iterations_max = self.stats.newton_iterations_max.max(iterations);
+                self.position_m = y + h * u - h * h / (2.0 * m) * force;
+                self.velocity_m_per_s = u - h * force / m;
+                bank.advance(slot, force);
+                self.force_n = force;
+            }
+            Method::Verlet => {
+                // Eq. (24), the object advancing under the force f_n held over the step.
+                let v_half = u - 0.5 * h * f / m;
+                self.position_m = y + h * v_half;
+                bank.advance(slot, f);
+                let (x1, _) = self.relative(bank);
+                let f1 = law.force_n(x1, v_half - bank.strike_velocity_m_per_s());
+                self.velocity_m_per_s = v_half - 0.5 * h * f1 / m;
+                self.force_n = f1;
+            }
+            Method::Heun => {
+                // Eq. (25), the object advancing under f_n held over the step.
+                let v_pred = u - h * f / m;
+                self.position_m = y + 0.5 * h * (u + v_pred);
+                bank.advance(slot, f);
+                let (x1, _) = self.relative(bank);
+                let f1 = law.force_n(x1, v_pred - bank.strike_velocity_m_per_s());
+                self.velocity_m_per_s = u - 0.5 * h * (f + f1) / m;
+                self.force_n = f1;
+            }
+            Method::Rk4 => {
+                // Eq. (26) for the hammer against the surface moving at its current velocity over
+                // the step; the object then advances under the step's mean force m·Δu/h.
+                let (w, w_dot) = (bank.strike_displacement_m(), bank.strike_velocity_m_per_s());
+                let acc = |t: f64, y: f64, u: f64| -law.force_n(y - w - w_dot * t, u - w_dot) / m;
+                let k1 = h * acc(0.0, y, u);
+                let l1 = h * u;
+                let k2 = h * acc(0.5 * h, y + 0.5 * l1, u + 0.5 * k1);
+                let l2 = h * (u + 0.5 * k1);
+                let k3 = h * acc(0.5 * h, y + 0.5 * l2, u + 0.5 * k2);
+                let l3 = h * (u + 0.5 * k2);
+                let k4 = h * acc(h, y + l3, u + k3);
+                let l4 = h * (u + k3);
+                self.position_m = y + (l1 + 2.0 * l2 + 2.0 * l3 + l4) / 6.0;
+                self.velocity_m_per_s = u + (k1 + 2.0 * k2 + 2.0 * k3 + k4) / 6.0;
+                let mean_force = -m * (self.velocity_m_per_s - u) / h;
+                bank.advance(slot, mean_force);
+                let (x1, v1) = self.relative(bank);
+                self.force_n = law.force_n(x1, v1);
+            }
+        }
+        self.guard_energy(bank);
+    }
+
+    /// The energy guard: if the step raised the total energy, take the excess out of the hammer's
+    /// kinetic energy, then out of the compression, then out of the object's vibration.
+    fn guard_energy(&mut self, bank: &mut ModalBank) {
+        let Some(reference_j) = self.contact.map(|c| c.energy_j) else {
+            return;
+        };
+        let law = self.setup.law;
+        let x = self.position_m - bank.strike_displacement_m();
+        let mut energy = self.energy_j() + bank.energy_j() + potential_j(&law, x);
+        let mut excess = energy - reference_j;
+        if self.setup.guard && excess > 0.0 {
+            let kinetic = self.energy_j();
+            if excess <= kinetic {
+                self.velocity_m_per_s *= ((kinetic - excess) / kinetic).sqrt();
+            } else {
+                self.velocity_m_per_s = 0.0;
+                excess -= kinetic;
+                let potential = potential_j(&law, x);
+                let kept = (potential - excess).max(0.0);
+                excess -= potential - kept;
+                let x_kept = if x > 0.0 {
+                    ((law.alpha + 1.0) * kept / law.stiffness).powf(1.0 / (law.alpha + 1.0))
+                } else {
+                    x
+                };
+                let object = bank.energy_j();
+                if excess > 0.0 && object > 0.0 {
+                    bank.scale_vibration(((object - excess).max(0.0) / object).sqrt());
+                }
+                // The surface may have moved with the vibration: keep the reduced compression.
+                self.position_m = bank.strike_displacement_m() + x_kept;
+            }
+            // Whatever rounding left over comes out of the vibration, the compression held.
+            for _ in 0..3 {
+                let x1 = self.position_m - bank.strike_displacement_m();
+                energy = self.energy_j() + bank.energy_j() + potential_j(&law, x1);
+                let left_j = energy - reference_j;
+                let object = bank.energy_j();
+                if left_j <= 0.0 || object <= 0.0 {
+                    break;
+                }
+                bank.scale_vibration(((object - left_j).max(0.0) / object).sqrt());
+                self.position_m = bank.strike_displacement_m() + x1;
+            }
+            let (x1, v1) = self.relative(bank);
+            self.force_n = law.force_n(x1, v1);
+            energy = self.energy_j() + bank.energy_j() + potential_j(&law, x1);
+        }
+        self.stats.energy_rise_max_j = self.stats.energy_rise_max_j.max(energy - reference_j);
+        if let Some(contact) = self.contact.as_mut() {
+            contact.energy_j = energy;
+        }
+    }
 }
+
+/// Contact potential energy V(x) = k·x^(α+1)/(α+1) for x > 0, in joules.
+#[inline]
+fn potential_j(law: &HuntCrossley, x_m: f64) -> f64 {
+    if x_m > 0.0 {
+        law.stiffness * x_m.powf(law.alpha + 1.0) / (law.alpha + 1.0)
+    } else {
+        0.0
+    }
+}
+
+/// The held contact force F of one energy-consistent step from compression `x0`, where the new
+/// compression is x₁ = `x_base` − `c`·F:
+/// F = max(0, [V(x₁) − V(x₀)]/(x₁ − x₀) + λ·(x₀^α + x₁^α)/2·(x₁ − x₀)/h), λ = μ·k.
+/// Solved for F ≥ 0 by Newton's method with a bisection safeguard on g(F) = F − Φ(x₁(F)), whose
+/// root is bracketed from [0, Φ(x₁(0))]. Returns (F, iterations).
+fn solve_discrete_gradient(law: &HuntCrossley, x0: f64, x_base: f64, c: f64, h: f64) -> (f64, u32) {
+    let (k, a, lambda) = (law.stiffness, law.alpha, law.mu_s_per_m * law.stiffness);
+    let v0 = potential_j(law, x0);
+    let p0 = if x0 > 0.0 { x0.powf(a) } else { 0.0 };
+    // Φ and dΦ/dx₁ at x₁.
+    let phi = |x1: f64| -> (f64, f64) {
+        let dx = x1 - x0;
+        let (p1, dp1) = if x1 > 0.0 {
+            let p = x1.powf(a);
+            (p, a * p / x1)
+        } else {
+            (0.0, 0.0)
+        };
+        let (elastic, d_elastic) = if dx.abs() > 1e-9 * x0.abs().max(x1.abs()).max(1e-300) {
+            let dv = potential_j(law, x1) - v0;
+            (dv / dx, (k * p1 * dx - dv) / (dx * dx))
+        } else {
+            // The discrete gradient's limit: V'(x̄), slope V''(x̄)/2.
+            let mid = 0.5 * (x0 + x1);
+            if mid > 0.0 {
+                let p = mid.powf(a);
+                (k * p, 0.5 * k * a * p / mid)
+            } else {
+                (0.0, 0.0)
+            }
+        };
+        let damper = lambda * 0.5 * (p0 + p1) * dx / h;
+        let d_damper = lambda * (0.5 * dp1 * dx + 0.5 * (p0 + p1)) / h;
+        let value = elastic + damper;
+        if value > 0.0 {
+            (value, d_elastic + d_damper)
+        } else {
+            (0.0, 0.0)
+        }
+    };
+    let hi0 = phi(x_base).0;
+    if hi0 <= 0.0 {
+        return (0.0, 0);
+    }
+    // g(F) = F − Φ is negative at 0. In restitution the damper can make Φ grow with F, so widen
+    // the bracket until g changes sign (Φ vanishes once x₁ is far enough below zero).
+    let (mut lo, mut hi) = (0.0, hi0);
+    let mut iterations = 0;
+    while hi - phi(x_base - c * hi).0 < 0.0 && iterations < MAX_NEWTON_ITERATIONS {
+        lo = hi;
+        hi *= 2.0;
+        iterations += 1;
+    }
+    let mut force = lo;
+    let tolerance = 1e-13 * hi;
+    while iterations < MAX_NEWTON_ITERATIONS {
+        iterations += 1;
+        let (value, slope_x) = phi(x_base - c * force);
+        let g = force - value;
+        if g > 0.0 {
+            hi = force;
+        } else {
+            lo = force;
+        }
+        let mut next = force - g / (1.0 + c * slope_x);
+        if !(next >= lo && next <= hi) {
+            next = 0.5 * (lo + hi);
+        }
+        let converged = (next - force).abs() <= tolerance || hi - lo <= tolerance;
+        force = next;
+        if converged {
+            break;
+        }
+    }
+    (force, iterations)
+}
+
+#[cfg(test)]
+mod tests;

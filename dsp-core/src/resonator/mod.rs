@@ -3,5 +3,5 @@
 mod modal_bank;
 mod objects;
 
-pub use modal_bank::{ModalBank, Mode, MAX_MODES};
-pub use objects::free_free_bar;
+pub use modal_bank::{ModalBank, Mode, Slot, MAX_MODES};
+pub use objects::{object_modes, ObjectKind, ObjectSpec};

@@ -30,6 +30,21 @@ struct Step {
     a11: [f64; MAX_MODES],
     b0: [f64; MAX_MODES],
     b1: [f64; MAX_MODES],
+    /// Strike-point displacement (m) and velocity (m/s) per newton held over the step:
+    /// Σ φᵢ·b0ᵢ and Σ φᵢ·b1ᵢ.
+    compliance_m_per_n: f64,
+    mobility_m_per_s_per_n: f64,
+}
+
+/// The step lengths a bank keeps transitions for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// One sample (set by [`ModalBank::set_modes`]).
+    Full,
+    /// A contact sub-step (see [`ModalBank::prepare`]).
+    Sub,
+    /// A one-off step, such as the part of a sample before a contact begins.
+    OneOff,
 }
 
 /// A bank of linear modes driven by one point force and read at one pickup.
@@ -50,7 +65,7 @@ pub struct ModalBank {
     p: [f64; MAX_MODES],
     full: Step,
     sub: Step,
-    sub_steps: usize,
+    one_off: Step,
 }
 
 impl Default for Step {
@@ -63,6 +78,8 @@ impl Default for Step {
             a11: zero,
             b0: zero,
             b1: zero,
+            compliance_m_per_n: 0.0,
+            mobility_m_per_s_per_n: 0.0,
         }
     }
 }
@@ -82,8 +99,22 @@ impl ModalBank {
             p: [0.0; MAX_MODES],
             full: Step::default(),
             sub: Step::default(),
-            sub_steps: 1,
+            one_off: Step::default(),
         })
+    }
+
+    /// Set the modal mass in kg (takes effect at the next [`ModalBank::set_modes`]).
+    pub fn set_mass_kg(&mut self, mass_kg: f64) {
+        self.mass_kg = mass_kg.max(1e-9);
+    }
+
+    /// Shorten every mode's T60 to `fraction` of its current value from now on, keeping the
+    /// vibration as it is (note-off damping).
+    pub fn scale_decay(&mut self, fraction: f64, sample_rate_hz: f64) {
+        for sigma in &mut self.sigma[..self.num_modes] {
+            *sigma /= fraction;
+        }
+        self.full = self.transition(1.0 / sample_rate_hz);
     }
 
     /// Replace the modes, sampled at `sample_rate_hz`. Modes at or above Nyquist, or past
@@ -110,16 +141,27 @@ impl ModalBank {
         self.num_modes = n;
         self.skipped_modes = skipped;
         self.full = self.transition(1.0 / sample_rate_hz);
-        self.sub_steps = 1;
         self.sub = self.full;
+        self.one_off = self.full;
         self.reset();
     }
 
-    /// Prepare [`ModalBank::sub_step`] for `n` steps per sample of length `sample_period_s`.
-    pub fn prepare_sub_steps(&mut self, n: usize, sample_period_s: f64) {
-        if n != self.sub_steps {
-            self.sub_steps = n;
-            self.sub = self.transition(sample_period_s / n as f64);
+    /// Compute the transition of `slot` (not [`Slot::Full`]) for steps of `dt_s` seconds. Costs an
+    /// exponential and a sine/cosine per mode: once per contact, not per sample.
+    pub fn prepare(&mut self, slot: Slot, dt_s: f64) {
+        let step = self.transition(dt_s);
+        match slot {
+            Slot::Full => debug_assert!(false, "the full step is set by set_modes"),
+            Slot::Sub => self.sub = step,
+            Slot::OneOff => self.one_off = step,
+        }
+    }
+
+    fn step_for(&self, slot: Slot) -> &Step {
+        match slot {
+            Slot::Full => &self.full,
+            Slot::Sub => &self.sub,
+            Slot::OneOff => &self.one_off,
         }
     }
 
@@ -140,8 +182,18 @@ impl ModalBank {
             let gain = self.strike[i] / self.mass_kg;
             t.b0[i] = gain * (1.0 - t.a11[i] - 2.0 * sg * t.a01[i]) / w0_sq;
             t.b1[i] = gain * t.a01[i];
+            t.compliance_m_per_n += self.strike[i] * t.b0[i];
+            t.mobility_m_per_s_per_n += self.strike[i] * t.b1[i];
         }
         t
+    }
+
+    /// Multiply every mode's displacement and velocity by `factor` (its energy by factor²).
+    pub fn scale_vibration(&mut self, factor: f64) {
+        for i in 0..self.num_modes {
+            self.q[i] *= factor;
+            self.p[i] *= factor;
+        }
     }
 
     /// Put every mode at rest.
@@ -150,26 +202,51 @@ impl ModalBank {
         self.p = [0.0; MAX_MODES];
     }
 
-    /// Advance one full sample with the force `force_n` (N) held on the strike point.
+    /// Advance one step of `slot` with the force `force_n` (N) held on the strike point.
     #[inline]
-    pub fn step(&mut self, force_n: f64) {
-        Self::advance(
-            &self.full,
-            self.num_modes,
-            &mut self.q,
-            &mut self.p,
-            force_n,
-        );
+    pub fn advance(&mut self, slot: Slot, force_n: f64) {
+        let t = match slot {
+            Slot::Full => &self.full,
+            Slot::Sub => &self.sub,
+            Slot::OneOff => &self.one_off,
+        };
+        Self::advance_modes(t, self.num_modes, &mut self.q, &mut self.p, force_n);
     }
 
-    /// Advance one sub-step (see [`ModalBank::prepare_sub_steps`]) with `force_n` held.
+    /// Strike-point displacement (m) and velocity (m/s) after one force-free step of `slot`,
+    /// without taking it; the step under a held force F adds F times [`ModalBank::compliance`].
     #[inline]
-    pub fn sub_step(&mut self, force_n: f64) {
-        Self::advance(&self.sub, self.num_modes, &mut self.q, &mut self.p, force_n);
+    pub fn predict_free(&self, slot: Slot) -> (f64, f64) {
+        let t = self.step_for(slot);
+        let mut w = [0.0; LANES];
+        let mut w_dot = [0.0; LANES];
+        for base in (0..padded(self.num_modes)).step_by(LANES) {
+            for lane in 0..LANES {
+                let i = base + lane;
+                let (qi, pi, phi) = (self.q[i], self.p[i], self.strike[i]);
+                w[lane] += phi * (t.a00[i] * qi + t.a01[i] * pi);
+                w_dot[lane] += phi * (t.a10[i] * qi + t.a11[i] * pi);
+            }
+        }
+        (w.iter().sum(), w_dot.iter().sum())
+    }
+
+    /// Strike-point (displacement, velocity) per newton held over one step of `slot`: how far
+    /// the surface yields under the contact force, in m/N and (m/s)/N.
+    #[inline]
+    pub fn compliance(&self, slot: Slot) -> (f64, f64) {
+        let t = self.step_for(slot);
+        (t.compliance_m_per_n, t.mobility_m_per_s_per_n)
     }
 
     #[inline]
-    fn advance(t: &Step, n: usize, q: &mut [f64; MAX_MODES], p: &mut [f64; MAX_MODES], f: f64) {
+    fn advance_modes(
+        t: &Step,
+        n: usize,
+        q: &mut [f64; MAX_MODES],
+        p: &mut [f64; MAX_MODES],
+        f: f64,
+    ) {
         let n = padded(n);
         for i in 0..n {
             let (qi, pi) = (q[i], p[i]);
@@ -217,6 +294,18 @@ impl ModalBank {
                 0.5 * self.mass_kg * (self.p[i] * self.p[i] + w0_sq * self.q[i] * self.q[i])
             })
             .sum()
+    }
+
+    /// Bound in metres on how far the strike point can ever move with the present energy E and no
+    /// force: |Σ φᵢqᵢ| ≤ √(2E/M · Σ φᵢ²/ω₀ᵢ²) by Cauchy–Schwarz, since Mω₀ᵢ²qᵢ²/2 ≤ Eᵢ.
+    pub fn max_excursion_m(&self) -> f64 {
+        let compliance: f64 = (0..self.num_modes)
+            .map(|i| {
+                self.strike[i] * self.strike[i]
+                    / (self.omega_d[i] * self.omega_d[i] + self.sigma[i] * self.sigma[i])
+            })
+            .sum();
+        (2.0 * self.energy_j() / self.mass_kg * compliance).sqrt()
     }
 
     /// Modal mass in kg.
@@ -309,12 +398,12 @@ mod tests {
         // continuous free response through the state after the kick.
         let (f_hz, t60) = (1234.5, 0.8);
         let mut bank = one_mode(f_hz, t60);
-        bank.step(10.0);
+        bank.advance(Slot::Full, 10.0);
         let (q0, p0) = (bank.q[0], bank.p[0]);
         let wd = std::f64::consts::TAU * f_hz;
         let sg = 1000f64.ln() / t60;
         for n in 1..2000 {
-            bank.step(0.0);
+            bank.advance(Slot::Full, 0.0);
             let t = n as f64 / FS;
             // q(t) = e^(−σt)[q0·cos + (p0 + σq0)/ω_d·sin]
             let expected =
@@ -331,7 +420,7 @@ mod tests {
         // Static deflection under force F: q = φF/(M·ω₀²).
         let mut bank = one_mode(200.0, 0.05);
         for _ in 0..(FS as usize) {
-            bank.step(3.0);
+            bank.advance(Slot::Full, 3.0);
         }
         let w0_sq = (std::f64::consts::TAU * 200.0f64).powi(2) + (1000f64.ln() / 0.05).powi(2);
         let expected = 3.0 / (0.1 * w0_sq);
@@ -366,16 +455,16 @@ mod tests {
         let mut b = ModalBank::new(0.1);
         a.set_modes(&modes, FS);
         b.set_modes(&modes, FS);
-        a.step(7.0);
-        b.step(7.0);
+        a.advance(Slot::Full, 7.0);
+        b.advance(Slot::Full, 7.0);
         for _ in 0..500 {
-            a.step(0.0);
+            a.advance(Slot::Full, 0.0);
             let out = b.ring();
             assert!((out - a.pickup_velocity_m_per_s()).abs() <= 1e-15 * out.abs().max(1e-9));
         }
         // Fewer modes after more: the old modes' shapes must not leak into the padded lanes.
         b.set_modes(&modes[..2], FS);
-        b.step(1.0);
+        b.advance(Slot::Full, 1.0);
         let expected = b.pickup_velocity_m_per_s();
         assert_eq!(b.num_modes(), 2);
         assert!(
@@ -385,16 +474,29 @@ mod tests {
     }
 
     #[test]
+    fn a_held_force_moves_the_strike_point_by_the_compliance() {
+        let mut bank = one_mode(700.0, 0.3);
+        bank.advance(Slot::Full, 2.0);
+        bank.prepare(Slot::OneOff, 0.37 / FS);
+        let (w_free, w_dot_free) = bank.predict_free(Slot::OneOff);
+        let (g, g_v) = bank.compliance(Slot::OneOff);
+        bank.advance(Slot::OneOff, 5.0);
+        assert!((bank.strike_displacement_m() - (w_free + 5.0 * g)).abs() < 1e-15);
+        assert!((bank.strike_velocity_m_per_s() - (w_dot_free + 5.0 * g_v)).abs() < 1e-12);
+        assert!(g > 0.0 && g_v > 0.0);
+    }
+
+    #[test]
     fn sub_steps_compose_to_a_full_step() {
         // n sub-steps of T/n with zero force equal one exact step of T.
         let mut a = one_mode(3000.0, 0.5);
         let mut b = one_mode(3000.0, 0.5);
-        a.step(5.0);
-        b.step(5.0);
-        b.prepare_sub_steps(7, 1.0 / FS);
-        a.step(0.0);
+        a.advance(Slot::Full, 5.0);
+        b.advance(Slot::Full, 5.0);
+        b.prepare(Slot::Sub, 1.0 / (7.0 * FS));
+        a.advance(Slot::Full, 0.0);
         for _ in 0..7 {
-            b.sub_step(0.0);
+            b.advance(Slot::Sub, 0.0);
         }
         assert!((a.q[0] - b.q[0]).abs() < 1e-12 * a.q[0].abs());
         assert!((a.p[0] - b.p[0]).abs() < 1e-12 * a.p[0].abs());

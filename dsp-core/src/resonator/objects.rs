@@ -1,23 +1,349 @@
-//! Mode tables of struck objects: frequencies as ratios of the fundamental, decay and shapes.
+//! The object library: mode tables of struck objects as functions of the fundamental and a few
+//! material and geometry knobs, generated without allocation.
 
-use super::Mode;
+use super::{Mode, MAX_MODES};
+use std::f64::consts::PI;
 
-/// Frequency ratios of the first three bending modes of a free–free (Euler–Bernoulli) bar:
-/// (βₙL/β₁L)² with βL = 4.7300, 7.8532, 10.9956 (Fletcher & Rossing, *The Physics of Musical
-/// Instruments*, §2.14).
-pub const FREE_FREE_BAR_RATIOS: [f64; 3] = [1.0, 2.7565, 5.4039];
+/// The kinds of struck object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ObjectKind {
+    /// Free–free Euler–Bernoulli bar (xylophone-like, untuned overtones).
+    FreeBar,
+    /// Bar with an undercut tuning its first overtones to 4 and 10 times the fundamental.
+    MarimbaBar,
+    /// Thin circular plate with a free edge (cymbal-, gong-like).
+    CircularPlate,
+    /// Thin rectangular plate, simply supported (aspect ratio 0.7).
+    RectangularPlate,
+    /// Ideal circular membrane (drum head).
+    Membrane,
+    /// Church bell.
+    Bell,
+    /// Wine glass (thin bowl, rim modes).
+    Glass,
+    /// Wooden plank: a long plate of aspect ratio 0.2, bar-like low modes with plate modes above.
+    Plank,
+    /// Ideal string: harmonic partials.
+    String,
+}
 
-/// A three-mode free–free bar with fundamental `f0_hz`, struck and picked up near one end.
-///
-/// The fundamental rings for `t60_s`; higher modes decay faster in proportion to their frequency
-/// ratio, as internal losses in wood and metal grow with frequency. The shape values fall with the
-/// mode number so the fundamental dominates, as when a bar is struck near a node of its upper modes.
-pub fn free_free_bar(f0_hz: f64, t60_s: f64) -> [Mode; 3] {
-    const SHAPES: [f64; 3] = [1.0, 0.6, 0.4];
-    std::array::from_fn(|i| Mode {
-        freq_hz: f0_hz * FREE_FREE_BAR_RATIOS[i],
-        t60_s: t60_s / FREE_FREE_BAR_RATIOS[i],
-        strike_shape: SHAPES[i],
-        pickup_shape: SHAPES[i],
+impl ObjectKind {
+    pub const ALL: [ObjectKind; 9] = [
+        ObjectKind::FreeBar,
+        ObjectKind::MarimbaBar,
+        ObjectKind::CircularPlate,
+        ObjectKind::RectangularPlate,
+        ObjectKind::Membrane,
+        ObjectKind::Bell,
+        ObjectKind::Glass,
+        ObjectKind::Plank,
+        ObjectKind::String,
+    ];
+
+    /// Lower-case name as used on command lines.
+    pub fn name(self) -> &'static str {
+        match self {
+            ObjectKind::FreeBar => "bar",
+            ObjectKind::MarimbaBar => "marimba",
+            ObjectKind::CircularPlate => "circular-plate",
+            ObjectKind::RectangularPlate => "rectangular-plate",
+            ObjectKind::Membrane => "membrane",
+            ObjectKind::Bell => "bell",
+            ObjectKind::Glass => "glass",
+            ObjectKind::Plank => "plank",
+            ObjectKind::String => "string",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ObjectKind> {
+        ObjectKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// A struck object as the user sets it up.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ObjectSpec {
+    pub kind: ObjectKind,
+    /// Frequency of the mode the object is tuned by (the bell's prime, the plate's lowest), Hz.
+    pub f0_hz: f64,
+    /// Modes to generate (at most [`MAX_MODES`]).
+    pub num_modes: usize,
+    /// T60 of the fundamental in seconds.
+    pub t60_s: f64,
+    /// Material damping law, 0…1: T60 of a mode at frequency ratio r is t60_s / r^(2·slope), from
+    /// "all partials ring alike" (0) to "decay rate ∝ f², high partials die fast" (1, viscous-like).
+    pub damping_slope: f64,
+    /// Inharmonicity: every ratio r becomes r^(1 + stretch); 0 keeps the table.
+    pub stretch: f64,
+    /// Where the object is struck, 0…1 along its length or radius (angle on a rim).
+    pub strike_position: f64,
+    /// Where the object is heard, 0…1 likewise.
+    pub pickup_position: f64,
+}
+
+impl ObjectSpec {
+    /// A marimba bar at `f0_hz` with 16 modes, struck and heard off-centre.
+    pub fn marimba(f0_hz: f64) -> Self {
+        Self {
+            kind: ObjectKind::MarimbaBar,
+            f0_hz,
+            num_modes: 16,
+            t60_s: 1.5,
+            damping_slope: 0.5,
+            stretch: 0.0,
+            strike_position: 0.1,
+            pickup_position: 0.05,
+        }
+    }
+}
+
+/// One candidate mode before sorting: frequency ratio and mode-shape values at strike and pickup.
+#[derive(Clone, Copy, Default)]
+struct Candidate {
+    ratio: f64,
+    strike: f64,
+    pickup: f64,
+}
+
+/// Candidates generated for the 2-D objects before the lowest are kept.
+const MAX_CANDIDATES: usize = 4 * MAX_MODES;
+
+/// Fill `out` with the modes of `spec` sorted by frequency; returns how many were written.
+pub fn object_modes(spec: &ObjectSpec, out: &mut [Mode; MAX_MODES]) -> usize {
+    let mut candidates = [Candidate::default(); MAX_CANDIDATES];
+    let wanted = spec.num_modes.clamp(1, MAX_MODES);
+    let (s, p) = (
+        spec.strike_position.clamp(0.0, 1.0),
+        spec.pickup_position.clamp(0.0, 1.0),
+    );
+    let count = match spec.kind {
+        ObjectKind::FreeBar => bar(&mut candidates, wanted, s, p, None),
+        ObjectKind::MarimbaBar => bar(&mut candidates, wanted, s, p, Some(MARIMBA_RATIOS)),
+        ObjectKind::RectangularPlate => rectangular_plate(&mut candidates, 0.7, s, p),
+        ObjectKind::Plank => rectangular_plate(&mut candidates, 0.2, s, p),
+        ObjectKind::CircularPlate => circular(&mut candidates, s, p, chladni_ratio),
+        ObjectKind::Membrane => circular(&mut candidates, s, p, membrane_ratio),
+        ObjectKind::Bell => rim(&mut candidates, wanted, s, p, bell_partial),
+        ObjectKind::Glass => rim(&mut candidates, wanted, s, p, glass_partial),
+        ObjectKind::String => string(&mut candidates, wanted, s, p),
+    };
+    let candidates = &mut candidates[..count];
+    candidates.sort_unstable_by(|a, b| a.ratio.total_cmp(&b.ratio));
+    let n = wanted.min(count);
+    let gamma = 2.0 * spec.damping_slope.clamp(0.0, 1.0);
+    for (mode, c) in out.iter_mut().zip(candidates.iter()).take(n) {
+        let ratio = c.ratio.powf(1.0 + spec.stretch);
+        *mode = Mode {
+            freq_hz: spec.f0_hz * ratio,
+            t60_s: spec.t60_s / ratio.max(1e-3).powf(gamma),
+            strike_shape: c.strike,
+            pickup_shape: c.pickup,
+        };
+    }
+    n
+}
+
+/// βₙL of the free–free Euler–Bernoulli bar, the roots of cos βL·cosh βL = 1 (Fletcher & Rossing,
+/// *The Physics of Musical Instruments*, §2.14); beyond the table βₙL = (2n + 1)π/2 to 10⁻⁷.
+const BAR_BETA_L: [f64; 5] = [
+    4.730_040_7,
+    7.853_204_6,
+    10.995_607_8,
+    14.137_165_5,
+    17.278_759_6,
+];
+
+fn bar_beta_l(index: usize) -> f64 {
+    BAR_BETA_L
+        .get(index)
+        .copied()
+        .unwrap_or((2 * index + 3) as f64 * PI / 2.0)
+}
+
+/// Free–free bar mode shape at ξ ∈ [0, 1], normalised to 2 at the free ends:
+/// φ(ξ) = cosh bξ + cos bξ − s(sinh bξ + sin bξ), s = (cosh b − cos b)/(sinh b − sin b), b = βL.
+/// For b > 20 the hyperbolic terms are rewritten as decaying exponentials to avoid cancellation.
+fn bar_shape(b: f64, xi: f64) -> f64 {
+    let y = b * xi;
+    if b <= 20.0 {
+        let s = (b.cosh() - b.cos()) / (b.sinh() - b.sin());
+        y.cosh() + y.cos() - s * (y.sinh() + y.sin())
+    } else {
+        // s → 1: cosh y − s·sinh y = e^(−y) + (1 − s)·sinh y, (1 − s)·sinh y ≈ (cos b − sin b)e^(−b(1−ξ)).
+        (-y).exp() + y.cos() - y.sin() + (b.cos() - b.sin()) * (-(b - y)).exp()
+    }
+}
+
+/// Marimba tuning: the undercut puts the first two overtones at 4 and 10 times the fundamental
+/// (two octaves, three octaves and a major third; Fletcher & Rossing §19.1). Higher modes keep the
+/// free–free bar's spacing above the third.
+const MARIMBA_RATIOS: [f64; 3] = [1.0, 4.0, 10.0];
+
+fn bar(out: &mut [Candidate], n: usize, s: f64, p: f64, tuned: Option<[f64; 3]>) -> usize {
+    let b1 = bar_beta_l(0);
+    for (i, c) in out.iter_mut().take(n).enumerate() {
+        let b = bar_beta_l(i);
+        let free_ratio = (b / b1).powi(2);
+        let ratio = match tuned {
+            Some(t) if i < t.len() => t[i],
+            Some(t) => free_ratio * t[2] / (bar_beta_l(2) / b1).powi(2),
+            None => free_ratio,
+        };
+        *c = Candidate {
+            ratio,
+            strike: 0.5 * bar_shape(b, s),
+            pickup: 0.5 * bar_shape(b, p),
+        };
+    }
+    n
+}
+
+/// Simply supported rectangular plate of sides 1 × `aspect`: f_mn ∝ m² + (n/aspect)² (Leissa,
+/// *Vibration of Plates*, NASA SP-160, §4.1), shapes sin(mπx)·sin(nπy/aspect); struck along
+/// y = 0.37·aspect and heard along y = 0.61·aspect, so no low mode has a nodal line there.
+fn rectangular_plate(out: &mut [Candidate], aspect: f64, s: f64, p: f64) -> usize {
+    let base = 1.0 + 1.0 / (aspect * aspect);
+    let mut count = 0;
+    let side = (out.len() as f64).sqrt() as usize;
+    for m in 1..=side {
+        for n in 1..=side {
+            let (mf, nf) = (m as f64, n as f64);
+            out[count] = Candidate {
+                ratio: (mf * mf + (nf / aspect).powi(2)) / base,
+                strike: (mf * PI * s).sin() * (nf * PI * 0.37).sin(),
+                pickup: (mf * PI * p).sin() * (nf * PI * 0.61).sin(),
+            };
+            count += 1;
+        }
+    }
+    count
+}
+
+/// Free-edge circular plate: Chladni's law f ∝ (m + 2n)² (Rossing, "Chladni's law for vibrating
+/// plates", Am. J. Phys. 50, 1982) for m nodal diameters and n nodal circles, normalised to the
+/// lowest flexural mode (2, 0); the rigid-body modes (0, 0) and (1, 0) are excluded.
+fn chladni_ratio(m: usize, n: usize) -> Option<(f64, f64)> {
+    let order = (m + 2 * n) as f64;
+    (m + 2 * n >= 2).then_some(((order / 2.0).powi(2), order * PI / 2.0))
+}
+
+/// Ideal circular membrane: f_mn ∝ j_mn, the n-th zero of the Bessel function J_m (Fletcher &
+/// Rossing §3.6), normalised to j₀₁.
+fn membrane_ratio(m: usize, n: usize) -> Option<(f64, f64)> {
+    let j = bessel_zero(m, n + 1);
+    Some((j / bessel_zero(0, 1), j))
+}
+
+/// Modes (m, n) of a circular object from `ratio_of(m, n) = (ratio, radial wavenumber)`, shapes
+/// J_m(κr)·cos(mθ): struck at r = s, θ = 0; heard at r = p, θ = 0.7 rad.
+fn circular(
+    out: &mut [Candidate],
+    s: f64,
+    p: f64,
+    ratio_of: fn(usize, usize) -> Option<(f64, f64)>,
+) -> usize {
+    let mut count = 0;
+    let side = (out.len() as f64).sqrt() as usize;
+    for m in 0..side {
+        for n in 0..side {
+            if let Some((ratio, kappa)) = ratio_of(m, n) {
+                let order = m as i32;
+                out[count] = Candidate {
+                    ratio,
+                    strike: libm::jn(order, kappa * s.max(1e-3)),
+                    pickup: libm::jn(order, kappa * p.max(1e-3)) * (0.7 * m as f64).cos(),
+                };
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+/// n-th positive zero of J_m: McMahon's asymptotic start (Abramowitz & Stegun 9.5.12), then Newton
+/// with J_m' = (J_{m−1} − J_{m+1})/2.
+fn bessel_zero(m: usize, n: usize) -> f64 {
+    let order = m as i32;
+    let beta = (n as f64 + m as f64 / 2.0 - 0.25) * PI;
+    let mu = 4.0 * (m * m) as f64;
+    let mut x = beta
+        - (mu - 1.0) / (8.0 * beta)
+        - 4.0 * (mu - 1.0) * (7.0 * mu - 31.0) / (3.0 * (8.0 * beta).powi(3));
+    for _ in 0..20 {
+        let derivative = 0.5 * (libm::jn(order - 1, x) - libm::jn(order + 1, x));
+        let step = libm::jn(order, x) / derivative;
+        x -= step;
+        if step.abs() < 1e-13 * x {
+            break;
+        }
+    }
+    x
+}
+
+/// Church-bell partials relative to the prime, with their circumferential order m: hum 0.5, prime
+/// 1, tierce 1.2, quint 1.5, nominal 2, then the upper partials of a minor-third bell (Fletcher &
+/// Rossing §21.1, Table 21.1); beyond the table each order's frequency grows as m².
+const BELL_PARTIALS: [(f64, usize); 10] = [
+    (0.5, 2),
+    (1.0, 2),
+    (1.2, 3),
+    (1.5, 3),
+    (2.0, 4),
+    (2.5, 4),
+    (2.61, 3),
+    (3.0, 5),
+    (4.0, 6),
+    (5.33, 7),
+];
+
+fn bell_partial(i: usize) -> (f64, usize) {
+    BELL_PARTIALS.get(i).copied().unwrap_or_else(|| {
+        let m = 7 + (i - BELL_PARTIALS.len() + 1);
+        (5.33 * (m as f64 / 7.0).powi(2), m)
     })
 }
+
+/// Wine-glass rim modes, m = 2, 3, …: the inextensional ring law f_m ∝ m(m² − 1)/√(m² + 1)
+/// (Rayleigh, *The Theory of Sound* §233; Fletcher & Rossing §21.2), normalised to m = 2.
+fn glass_partial(i: usize) -> (f64, usize) {
+    let law = |m: f64| m * (m * m - 1.0) / (m * m + 1.0).sqrt();
+    let m = i + 2;
+    (law(m as f64) / law(2.0), m)
+}
+
+/// Rim objects: partial `i` of `partial(i) = (ratio, m)`, shapes cos(m·θ) with the strike and
+/// pickup angles θ = π·s and π·p.
+fn rim(
+    out: &mut [Candidate],
+    n: usize,
+    s: f64,
+    p: f64,
+    partial: fn(usize) -> (f64, usize),
+) -> usize {
+    for (i, c) in out.iter_mut().take(n).enumerate() {
+        let (ratio, m) = partial(i);
+        let m = m as f64;
+        *c = Candidate {
+            ratio,
+            strike: (m * PI * s).cos(),
+            pickup: (m * PI * p).cos(),
+        };
+    }
+    n
+}
+
+/// Ideal string: partials n·f0 with shapes sin(nπx).
+fn string(out: &mut [Candidate], n: usize, s: f64, p: f64) -> usize {
+    for (i, c) in out.iter_mut().take(n).enumerate() {
+        let k = (i + 1) as f64;
+        *c = Candidate {
+            ratio: k,
+            strike: (k * PI * s).sin(),
+            pickup: (k * PI * p).sin(),
+        };
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,68 +1,127 @@
-//! Voices and the fixed-capacity polyphonic engine: MIDI-level events in, mono audio out.
+//! Voices and the fixed-capacity polyphonic engine: note events in, mono audio out.
 
 use crate::contact::HuntCrossley;
-use crate::interaction::Hammer;
-use crate::resonator::{free_free_bar, ModalBank};
+use crate::integrate::Method;
+use crate::interaction::{ContactSetup, Hammer};
+use crate::resonator::{object_modes, ModalBank, Mode, ObjectSpec, MAX_MODES};
 
 /// Voice capacity of an [`Engine`].
 pub const MAX_VOICES: usize = 64;
+/// Voices an engine plays unless told otherwise.
+pub const DEFAULT_POLYPHONY: usize = 32;
 /// Samples an engine renders per internal chunk; longer host blocks are split.
 pub const MAX_CHUNK: usize = 256;
-/// Hammer mass in kg (the paper's m = 10⁻² kg).
-pub const HAMMER_MASS_KG: f64 = 0.01;
-/// Modal mass of the struck object in kg.
-pub const OBJECT_MASS_KG: f64 = 0.1;
-/// T60 of the object's fundamental in seconds.
-pub const OBJECT_T60_S: f64 = 1.5;
-/// Impact velocity range in m/s mapped from MIDI velocity.
-pub const V_MIN_M_PER_S: f64 = 0.05;
-pub const V_MAX_M_PER_S: f64 = 5.0;
-/// Ranges of the contact parameters in which the engine is stable at every sample rate from
-/// 8 kHz up (the sub-step rule of [`Hammer`] needs at most its maximum there).
-pub const MIN_STIFFNESS: f64 = 1e3;
-pub const MAX_STIFFNESS: f64 = 1e10;
+/// Ranges of the contact parameters the plugin offers.
+pub const MIN_STIFFNESS: f64 = 1e2;
+pub const MAX_STIFFNESS: f64 = 1e12;
 pub const MAX_MU_S_PER_M: f64 = 50.0;
 pub const MIN_ALPHA: f64 = 1.0;
 pub const MAX_ALPHA: f64 = 3.0;
-/// Output level per m/s of pickup velocity.
+/// Output level per m/s of pickup velocity at unit gain.
 const OUTPUT_GAIN_PER_M_PER_S: f64 = 0.25;
 /// A voice ends when its object's energy is this far below its peak (−120 dB).
 const END_ENERGY_RATIO: f64 = 1e-12;
 
+/// How MIDI velocity becomes impact velocity.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VelocityCurve {
+    pub min_m_per_s: f64,
+    pub max_m_per_s: f64,
+    /// Shape of the curve: the normalised velocity is raised to this power before the
+    /// exponential map, so 1 spreads loudness evenly and larger values favour soft strikes.
+    pub exponent: f64,
+}
+
+impl VelocityCurve {
+    /// Impact velocity in m/s for a normalised MIDI velocity in [0, 1]: exponential between the
+    /// limits, so equal steps of (shaped) velocity are equal loudness steps.
+    pub fn impact_velocity_m_per_s(&self, velocity: f32) -> f64 {
+        let v = f64::from(velocity)
+            .clamp(0.0, 1.0)
+            .powf(self.exponent.max(0.05));
+        let (lo, hi) = (
+            self.min_m_per_s.max(1e-6),
+            self.max_m_per_s.max(self.min_m_per_s.max(1e-6)),
+        );
+        lo * (hi / lo).powf(v)
+    }
+}
+
+/// How MIDI notes become the object's fundamental.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tuning {
+    /// Follow the note number; otherwise every note strikes an object at `fixed_f0_hz`.
+    pub key_tracking: bool,
+    /// Frequency of A4 (MIDI 69) in Hz.
+    pub a4_hz: f64,
+    pub fixed_f0_hz: f64,
+}
+
+impl Tuning {
+    /// Equal-tempered fundamental of `note` in Hz.
+    pub fn f0_hz(&self, note: u8) -> f64 {
+        if self.key_tracking {
+            self.a4_hz * 2f64.powf((f64::from(note) - 69.0) / 12.0)
+        } else {
+            self.fixed_f0_hz
+        }
+    }
+}
+
 /// Plain per-block settings the plugin hands to the engine.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Patch {
-    pub contact: HuntCrossley,
+    pub contact: ContactSetup,
+    pub hammer_mass_kg: f64,
+    /// The object struck by new notes; `f0_hz` is replaced by the note's fundamental.
+    pub object: ObjectSpec,
+    /// Modal mass of the object in kg.
+    pub object_mass_kg: f64,
+    pub tuning: Tuning,
+    pub velocity: VelocityCurve,
+    /// Note-off damping: 0 lets the object ring; otherwise every mode's T60 becomes this fraction
+    /// of its own at note-off.
+    pub release_fraction: f64,
+    /// Linear output gain.
+    pub gain: f64,
 }
 
 impl Default for Patch {
     fn default() -> Self {
         Self {
-            contact: HuntCrossley {
-                stiffness: 1e8,
-                mu_s_per_m: 0.5,
-                alpha: 1.5,
+            contact: ContactSetup {
+                law: HuntCrossley {
+                    stiffness: 1e8,
+                    mu_s_per_m: 0.5,
+                    alpha: 1.5,
+                },
+                method: Method::Am1,
+                guard: true,
             },
+            hammer_mass_kg: 0.01,
+            object: ObjectSpec::marimba(440.0),
+            object_mass_kg: 0.1,
+            tuning: Tuning {
+                key_tracking: true,
+                a4_hz: 440.0,
+                fixed_f0_hz: 440.0,
+            },
+            velocity: VelocityCurve {
+                min_m_per_s: 0.05,
+                max_m_per_s: 5.0,
+                exponent: 1.0,
+            },
+            release_fraction: 0.0,
+            gain: 1.0,
         }
     }
-}
-
-/// Impact velocity in m/s for a normalised MIDI velocity in [0, 1]: exponential between
-/// [`V_MIN_M_PER_S`] and [`V_MAX_M_PER_S`], so equal velocity steps are equal loudness steps.
-pub fn impact_velocity_m_per_s(velocity: f32) -> f64 {
-    let v = f64::from(velocity).clamp(0.0, 1.0);
-    V_MIN_M_PER_S * (V_MAX_M_PER_S / V_MIN_M_PER_S).powf(v)
-}
-
-/// Equal-tempered frequency of a MIDI note number with A4 = 440 Hz.
-pub fn note_freq_hz(note: u8) -> f64 {
-    440.0 * 2f64.powf((f64::from(note) - 69.0) / 12.0)
 }
 
 /// One sounding object with its hammer.
 struct Voice {
     note: u8,
     active: bool,
+    released: bool,
     /// Engine sample count at the last strike, for stealing the oldest voice.
     started_at: u64,
     peak_energy_j: f64,
@@ -75,15 +134,16 @@ impl Voice {
         Self {
             note: 0,
             active: false,
+            released: false,
             started_at: 0,
             peak_energy_j: 0.0,
-            bank: ModalBank::new(OBJECT_MASS_KG),
-            hammer: Hammer::new(HAMMER_MASS_KG, patch.contact),
+            bank: ModalBank::new(patch.object_mass_kg),
+            hammer: Hammer::new(patch.hammer_mass_kg, patch.contact),
         }
     }
 
     fn energy_j(&self) -> f64 {
-        self.bank.energy_j() + self.hammer.energy_j()
+        self.hammer.total_energy_j(&self.bank)
     }
 
     fn silence(&mut self) {
@@ -96,25 +156,26 @@ impl Voice {
     /// went non-finite, in which case the voice is silenced.
     fn render(&mut self, patch: &Patch, dt_s: f64, out: &mut [f32], scratch: &mut [f64]) -> bool {
         let scratch = &mut scratch[..out.len()];
+        let gain = OUTPUT_GAIN_PER_M_PER_S * patch.gain;
         for y in scratch.iter_mut() {
-            let pickup_m_per_s = if self.hammer.is_retired() {
-                self.bank.ring()
-            } else {
-                self.hammer.step(&patch.contact, &mut self.bank, dt_s);
-                self.bank.pickup_velocity_m_per_s()
-            };
-            *y = OUTPUT_GAIN_PER_M_PER_S * pickup_m_per_s;
+            *y = gain
+                * self
+                    .hammer
+                    .process_sample(&patch.contact, &mut self.bank, dt_s);
         }
-        if !(self.bank.is_finite() && self.hammer.is_finite()) {
+        if !(self.bank.is_finite()
+            && self.hammer.is_finite()
+            && scratch.iter().all(|y| y.is_finite()))
+        {
             self.silence();
             return false;
         }
         for (o, y) in out.iter_mut().zip(scratch.iter()) {
             *o += *y as f32;
         }
-        let energy = self.bank.energy_j();
+        let energy = self.hammer.total_energy_j(&self.bank);
         self.peak_energy_j = self.peak_energy_j.max(energy);
-        if self.hammer.is_retired() && energy <= END_ENERGY_RATIO * self.peak_energy_j {
+        if energy <= END_ENERGY_RATIO * self.peak_energy_j {
             self.silence();
         }
         true
@@ -124,23 +185,38 @@ impl Voice {
 /// Fixed-capacity polyphonic engine. All memory is allocated in [`Engine::new`].
 pub struct Engine {
     voices: Vec<Voice>,
+    polyphony: usize,
     scratch: Vec<f64>,
+    modes: Box<[Mode; MAX_MODES]>,
     sample_rate_hz: f64,
     samples_rendered: u64,
     non_finite_resets: u64,
 }
 
 impl Engine {
-    /// An engine for `sample_rate_hz` with [`MAX_VOICES`] voices.
+    /// An engine for `sample_rate_hz` with [`MAX_VOICES`] voices, [`DEFAULT_POLYPHONY`] in use.
     pub fn new(sample_rate_hz: f64) -> Self {
         let patch = Patch::default();
+        let silent = Mode {
+            freq_hz: 0.0,
+            t60_s: 0.0,
+            strike_shape: 0.0,
+            pickup_shape: 0.0,
+        };
         Self {
             voices: (0..MAX_VOICES).map(|_| Voice::new(&patch)).collect(),
+            polyphony: DEFAULT_POLYPHONY,
             scratch: vec![0.0; MAX_CHUNK],
+            modes: Box::new([silent; MAX_MODES]),
             sample_rate_hz,
             samples_rendered: 0,
             non_finite_resets: 0,
         }
+    }
+
+    /// Voices in use, 1…[`MAX_VOICES`]. Voices beyond a lowered limit finish their tails.
+    pub fn set_polyphony(&mut self, voices: usize) {
+        self.polyphony = voices.clamp(1, MAX_VOICES);
     }
 
     /// Silence every voice.
@@ -148,16 +224,19 @@ impl Engine {
         self.voices.iter_mut().for_each(Voice::silence);
     }
 
-    /// Strike note `note` with normalised velocity `velocity` ∈ [0, 1]. A note already sounding is
-    /// struck again where it rings; otherwise a free voice is used, or the quietest one is stolen.
-    pub fn note_on(&mut self, note: u8, velocity: f32) {
-        let index = self
+    /// Strike `note` with normalised velocity `velocity` ∈ [0, 1]. A note already sounding is
+    /// struck again where it rings; otherwise a free voice is used, or the quietest (then the
+    /// oldest) is stolen.
+    pub fn note_on(&mut self, patch: &Patch, note: u8, velocity: f32) {
+        let limit = self.polyphony;
+        let sounding = self
             .voices
             .iter()
-            .position(|v| v.active && v.note == note)
-            .or_else(|| self.voices.iter().position(|v| !v.active))
+            .position(|v| v.active && v.note == note && !v.released);
+        let index = sounding
+            .or_else(|| self.voices[..limit].iter().position(|v| !v.active))
             .or_else(|| {
-                (0..self.voices.len()).min_by(|&a, &b| {
+                (0..limit).min_by(|&a, &b| {
                     let (va, vb) = (&self.voices[a], &self.voices[b]);
                     va.energy_j()
                         .total_cmp(&vb.energy_j())
@@ -167,19 +246,43 @@ impl Engine {
         let Some(voice) = index.and_then(|i| self.voices.get_mut(i)) else {
             return;
         };
-        if !(voice.active && voice.note == note) {
-            voice.bank.set_modes(
-                &free_free_bar(note_freq_hz(note), OBJECT_T60_S),
-                self.sample_rate_hz,
-            );
+        if sounding.is_none() {
+            let spec = ObjectSpec {
+                f0_hz: patch.tuning.f0_hz(note),
+                ..patch.object
+            };
+            let count = object_modes(&spec, &mut self.modes);
+            voice.bank.set_mass_kg(patch.object_mass_kg);
+            voice
+                .bank
+                .set_modes(&self.modes[..count], self.sample_rate_hz);
             voice.peak_energy_j = 0.0;
         }
         voice.note = note;
         voice.active = true;
+        voice.released = false;
         voice.started_at = self.samples_rendered;
+        let v_in = patch.velocity.impact_velocity_m_per_s(velocity);
         voice
             .hammer
-            .strike(&voice.bank, impact_velocity_m_per_s(velocity));
+            .strike(&voice.bank, v_in, 0.0, patch.hammer_mass_kg);
+    }
+
+    /// Release `note`: with a release fraction set, its modes decay that much faster from now on.
+    pub fn note_off(&mut self, patch: &Patch, note: u8) {
+        if patch.release_fraction <= 0.0 {
+            return;
+        }
+        for voice in self
+            .voices
+            .iter_mut()
+            .filter(|v| v.active && v.note == note && !v.released)
+        {
+            voice.released = true;
+            voice
+                .bank
+                .scale_decay(patch.release_fraction.clamp(1e-3, 1.0), self.sample_rate_hz);
+        }
     }
 
     /// Render `out.len()` samples of the sum of all voices into `out` (overwritten).

@@ -1,4 +1,5 @@
-//! Engine tests: block-size independence, velocity response, extremes stay finite.
+//! Engine tests: block-size independence, reset determinism, velocity response, voice lifetime,
+//! polyphony, release.
 
 use super::*;
 
@@ -19,11 +20,23 @@ fn output_does_not_depend_on_block_size() {
     let patch = Patch::default();
     let mut a = Engine::new(44_100.0);
     let mut b = Engine::new(44_100.0);
-    a.note_on(60, 0.8);
-    b.note_on(60, 0.8);
+    a.note_on(&patch, 60, 0.8);
+    b.note_on(&patch, 60, 0.8);
     let ya = render(&mut a, &patch, 10_000, 1);
     let yb = render(&mut b, &patch, 10_000, 1000);
     assert_eq!(ya, yb);
+}
+
+#[test]
+fn same_input_gives_same_output_after_reset() {
+    let patch = Patch::default();
+    let mut e = Engine::new(48_000.0);
+    e.note_on(&patch, 64, 0.6);
+    let first = render(&mut e, &patch, 5000, 256);
+    e.reset();
+    e.note_on(&patch, 64, 0.6);
+    let second = render(&mut e, &patch, 5000, 256);
+    assert_eq!(first, second);
 }
 
 #[test]
@@ -32,7 +45,7 @@ fn harder_strikes_are_louder() {
     let mut peaks = Vec::new();
     for velocity in [0.2, 0.5, 1.0] {
         let mut e = Engine::new(48_000.0);
-        e.note_on(64, velocity);
+        e.note_on(&patch, 64, velocity);
         peaks.push(peak(&render(&mut e, &patch, 4800, 256)));
     }
     assert!(peaks[0] > 0.0);
@@ -40,40 +53,10 @@ fn harder_strikes_are_louder() {
 }
 
 #[test]
-fn extreme_contacts_stay_finite_and_bounded() {
-    // The stiffest, most lossless, most and least curved contacts at the hardest strike, at the
-    // lowest and a high sample rate.
-    for (stiffness, mu_s_per_m, alpha, fs) in corners() {
-        {
-            {
-                let patch = Patch {
-                    contact: HuntCrossley {
-                        stiffness,
-                        mu_s_per_m,
-                        alpha,
-                    },
-                };
-                let mut e = Engine::new(fs);
-                e.note_on(100, 1.0);
-                e.note_on(20, 1.0);
-                let y = render(&mut e, &patch, 20_000, 512);
-                assert!(y.iter().all(|s| s.is_finite()));
-                let p = peak(&y);
-                assert!(
-                    p < 2.0,
-                    "k {stiffness} μ {mu_s_per_m} α {alpha} fs {fs}: {p}"
-                );
-                assert_eq!(e.non_finite_resets(), 0);
-            }
-        }
-    }
-}
-
-#[test]
 fn voices_end_after_their_tail() {
     let patch = Patch::default();
     let mut e = Engine::new(44_100.0);
-    e.note_on(72, 0.7);
+    e.note_on(&patch, 72, 0.7);
     assert_eq!(e.active_voices(), 1);
     // The fundamental's T60 is 1.5 s, so −120 dB takes 3 s; allow 4 s.
     render(&mut e, &patch, 4 * 44_100, 512);
@@ -84,22 +67,63 @@ fn voices_end_after_their_tail() {
 fn polyphony_is_capped_and_steals() {
     let patch = Patch::default();
     let mut e = Engine::new(44_100.0);
-    for note in 0..(MAX_VOICES as u8 + 10) {
-        e.note_on(note + 20, 0.5);
+    for note in 0..(DEFAULT_POLYPHONY as u8 + 10) {
+        e.note_on(&patch, note + 20, 0.5);
         render(&mut e, &patch, 64, 64);
+    }
+    assert_eq!(e.active_voices(), DEFAULT_POLYPHONY);
+    e.set_polyphony(MAX_VOICES);
+    for note in 0..(MAX_VOICES as u8) {
+        e.note_on(&patch, note + 20, 0.5);
     }
     assert_eq!(e.active_voices(), MAX_VOICES);
 }
 
-/// Every combination of the corners of the parameter ranges and two sample rates.
-fn corners() -> impl Iterator<Item = (f64, f64, f64, f64)> {
-    [MIN_STIFFNESS, 1e6, MAX_STIFFNESS]
-        .into_iter()
-        .flat_map(|k| {
-            [0.0, MAX_MU_S_PER_M].into_iter().flat_map(move |mu| {
-                [MIN_ALPHA, MAX_ALPHA]
-                    .into_iter()
-                    .flat_map(move |a| [8_000.0, 192_000.0].map(|fs| (k, mu, a, fs)))
-            })
-        })
+#[test]
+fn release_damps_the_object() {
+    let ring = Patch::default();
+    let damped = Patch {
+        release_fraction: 0.05,
+        ..ring
+    };
+    let tail = |patch: &Patch| {
+        let mut e = Engine::new(44_100.0);
+        e.note_on(patch, 60, 0.8);
+        render(&mut e, patch, 4410, 441);
+        e.note_off(patch, 60);
+        let y = render(&mut e, patch, 44_100, 441);
+        peak(&y[22_050..])
+    };
+    assert!(tail(&damped) < 1e-3 * tail(&ring));
+}
+
+#[test]
+fn extreme_contacts_stay_finite() {
+    for stiffness in [MIN_STIFFNESS, 1e7, MAX_STIFFNESS] {
+        for mu_s_per_m in [0.0, MAX_MU_S_PER_M] {
+            for alpha in [MIN_ALPHA, MAX_ALPHA] {
+                for method in Method::ALL {
+                    let mut patch = Patch::default();
+                    patch.contact.law = HuntCrossley {
+                        stiffness,
+                        mu_s_per_m,
+                        alpha,
+                    };
+                    patch.contact.method = method;
+                    for fs in [8_000.0, 192_000.0] {
+                        let mut e = Engine::new(fs);
+                        e.note_on(&patch, 100, 1.0);
+                        e.note_on(&patch, 20, 1.0);
+                        let y = render(&mut e, &patch, 4000, 512);
+                        assert!(y.iter().all(|s| s.is_finite()));
+                        assert_eq!(
+                            e.non_finite_resets(),
+                            0,
+                            "k {stiffness} μ {mu_s_per_m} α {alpha} {method:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1,0 +1,121 @@
+//! The hammer against closed forms: the rigid limit must reproduce eq. (6); energy never rises.
+
+use super::*;
+use crate::resonator::Mode;
+
+const FS: f64 = 44_100.0;
+
+/// A very heavy object with one very stiff mode: a rigid wall to the hammer.
+fn rigid_object() -> Box<ModalBank> {
+    let mut bank = ModalBank::new(1e9);
+    let mode = Mode {
+        freq_hz: 20_000.0,
+        t60_s: 10.0,
+        strike_shape: 1.0,
+        pickup_shape: 1.0,
+    };
+    bank.set_modes(&[mode], FS);
+    bank
+}
+
+/// Strike the object with `setup` at `v_in`; run until the first contact ends.
+fn exit_velocity(setup: ContactSetup, bank: &mut ModalBank, v_in: f64) -> (f64, ContactStats) {
+    let mut hammer = Hammer::new(0.01, setup);
+    hammer.strike(bank, v_in, 0.0, 0.01);
+    for _ in 0..100_000 {
+        hammer.process_sample(&setup, bank, 1.0 / FS);
+        if hammer.stats().v_out_m_per_s.is_finite() {
+            break;
+        }
+    }
+    (hammer.stats().v_out_m_per_s, *hammer.stats())
+}
+
+#[test]
+fn rigid_limit_reproduces_the_exact_exit_velocity() {
+    let mut checked = 0;
+    let mut worst = 0.0f64;
+    for stiffness in [1e7, 1e8, 1e9, 1e10, 1e11] {
+        for alpha in [1.2, 1.5, 2.5] {
+            for mu_v in [0.01, 0.5, 2.0, 5.0, 20.0] {
+                for v_in in [0.2, 1.0, 4.0] {
+                    let mu = mu_v / v_in;
+                    let impact = Impact {
+                        stiffness,
+                        mu_s_per_m: mu,
+                        alpha,
+                        mass_kg: 0.01,
+                        v_in_m_per_s: v_in,
+                    };
+                    let samples = impact.contact_time_s() * FS;
+                    if !(1.0..=100.0).contains(&samples) {
+                        continue;
+                    }
+                    let setup = ContactSetup {
+                        law: HuntCrossley {
+                            stiffness,
+                            mu_s_per_m: mu,
+                            alpha,
+                        },
+                        method: Method::Am1,
+                        guard: true,
+                    };
+                    let (v_out, _) = exit_velocity(setup, &mut rigid_object(), v_in);
+                    let exact = impact.v_out_exact_m_per_s();
+                    let error = (v_out / exact - 1.0).abs();
+                    worst = worst.max(error);
+                    assert!(error < 1e-3, "k {stiffness} α {alpha} μv {mu_v} v {v_in} ({samples:.1} samples): {v_out} vs {exact}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    println!(
+        "rigid limit: {checked} impacts, worst |err(v_out)| = {:.2e} %",
+        100.0 * worst
+    );
+    assert!(checked >= 40, "only {checked} impacts in range");
+}
+
+#[test]
+fn no_contact_step_raises_the_energy() {
+    // A light, lively object: energy flows back and forth between hammer and modes.
+    for method in Method::ALL {
+        for guard in [true, false] {
+            if !guard && method != Method::Am1 {
+                continue;
+            }
+            let mut bank = ModalBank::new(0.02);
+            let modes: Vec<Mode> = (1..=8)
+                .map(|i| Mode {
+                    freq_hz: 180.0 * f64::from(i) * 1.3,
+                    t60_s: 3.0,
+                    strike_shape: 1.0 / f64::from(i),
+                    pickup_shape: 1.0,
+                })
+                .collect();
+            bank.set_modes(&modes, FS);
+            let setup = ContactSetup {
+                law: HuntCrossley {
+                    stiffness: 1e6,
+                    mu_s_per_m: 0.05,
+                    alpha: 1.5,
+                },
+                method,
+                guard,
+            };
+            let mut hammer = Hammer::new(0.01, setup);
+            hammer.strike(&bank, 1.5, 0.0, 0.01);
+            let mut previous = hammer.total_energy_j(&bank);
+            for n in 0..2000 {
+                hammer.process_sample(&setup, &mut bank, 1.0 / FS);
+                let energy = hammer.total_energy_j(&bank);
+                assert!(
+                    energy <= previous * (1.0 + 1e-12),
+                    "{method:?} guard {guard} sample {n}: {energy} > {previous}"
+                );
+                previous = energy;
+            }
+        }
+    }
+}

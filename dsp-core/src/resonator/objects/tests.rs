@@ -1,0 +1,143 @@
+//! Object tables against independent statements of their physics.
+
+use super::*;
+
+fn generate(kind: ObjectKind, num_modes: usize) -> Vec<Mode> {
+    let spec = ObjectSpec {
+        kind,
+        num_modes,
+        ..ObjectSpec::marimba(100.0)
+    };
+    let mut out = [Mode {
+        freq_hz: 0.0,
+        t60_s: 0.0,
+        strike_shape: 0.0,
+        pickup_shape: 0.0,
+    }; MAX_MODES];
+    let n = object_modes(&spec, &mut out);
+    out[..n].to_vec()
+}
+
+#[test]
+fn every_object_gives_sorted_finite_modes() {
+    for kind in ObjectKind::ALL {
+        for count in [1, 3, 32, MAX_MODES] {
+            let modes = generate(kind, count);
+            assert_eq!(modes.len(), count, "{kind:?}");
+            assert!(
+                modes.windows(2).all(|w| w[0].freq_hz <= w[1].freq_hz),
+                "{kind:?}"
+            );
+            assert!(
+                modes.iter().all(|m| m.freq_hz > 0.0
+                    && m.t60_s > 0.0
+                    && m.strike_shape.is_finite()
+                    && m.pickup_shape.is_finite()),
+                "{kind:?}"
+            );
+        }
+        assert_eq!(ObjectKind::from_name(kind.name()), Some(kind));
+    }
+}
+
+#[test]
+fn bar_roots_solve_the_frequency_equation() {
+    // cos βL · cosh βL = 1 for the free–free bar; the asymptotic roots too.
+    for i in 0..12 {
+        let b = bar_beta_l(i);
+        let residual = b.cos() * b.cosh() - 1.0;
+        assert!(
+            residual.abs() < 1e-6 * b.cosh(),
+            "root {i}: {b} residual {residual}"
+        );
+    }
+    let bar = generate(ObjectKind::FreeBar, 3);
+    assert!((bar[1].freq_hz / bar[0].freq_hz - 2.7565).abs() < 1e-3);
+    assert!((bar[2].freq_hz / bar[0].freq_hz - 5.4039).abs() < 1e-3);
+}
+
+#[test]
+fn bar_shape_is_continuous_across_the_stable_form() {
+    // Both evaluations agree where both are accurate (b near 20).
+    let b: f64 = 20.0;
+    for xi in [0.0, 0.13, 0.5, 0.91, 1.0] {
+        let s = (b.cosh() - b.cos()) / (b.sinh() - b.sin());
+        let y = b * xi;
+        let direct = y.cosh() + y.cos() - s * (y.sinh() + y.sin());
+        let stable = (-y).exp() + y.cos() - y.sin() + (b.cos() - b.sin()) * (-(b - y)).exp();
+        assert!(
+            (direct - stable).abs() < 1e-6,
+            "ξ {xi}: {direct} vs {stable}"
+        );
+    }
+    // Free ends of the normalised shape are ±2.
+    assert!((bar_shape(4.730_040_7, 0.0) - 2.0).abs() < 1e-9);
+}
+
+#[test]
+fn membrane_ratios_are_bessel_zeros() {
+    // Fletcher & Rossing Table 3.1: 1.00, 1.59, 2.14, 2.30, 2.65, 2.92.
+    let m = generate(ObjectKind::Membrane, 6);
+    let printed = [1.0, 1.59, 2.14, 2.30, 2.65, 2.92];
+    for (mode, r) in m.iter().zip(printed) {
+        assert!(
+            (mode.freq_hz / 100.0 - r).abs() < 0.006,
+            "{} vs {r}",
+            mode.freq_hz / 100.0
+        );
+    }
+    assert!(libm::jn(3, bessel_zero(3, 4)).abs() < 1e-12);
+}
+
+#[test]
+fn marimba_is_tuned_and_string_is_harmonic() {
+    let m = generate(ObjectKind::MarimbaBar, 3);
+    assert_eq!(
+        [m[0].freq_hz, m[1].freq_hz, m[2].freq_hz],
+        [100.0, 400.0, 1000.0]
+    );
+    let s = generate(ObjectKind::String, 8);
+    assert!(s
+        .iter()
+        .enumerate()
+        .all(|(i, m)| (m.freq_hz - 100.0 * (i + 1) as f64).abs() < 1e-9));
+}
+
+#[test]
+fn damping_slope_and_stretch_act_as_documented() {
+    let base = ObjectSpec {
+        kind: ObjectKind::String,
+        num_modes: 4,
+        ..ObjectSpec::marimba(100.0)
+    };
+    let mut out = [Mode {
+        freq_hz: 0.0,
+        t60_s: 0.0,
+        strike_shape: 0.0,
+        pickup_shape: 0.0,
+    }; MAX_MODES];
+    object_modes(
+        &ObjectSpec {
+            damping_slope: 0.0,
+            ..base
+        },
+        &mut out,
+    );
+    assert!(out[..4].iter().all(|m| m.t60_s == base.t60_s));
+    object_modes(
+        &ObjectSpec {
+            damping_slope: 1.0,
+            ..base
+        },
+        &mut out,
+    );
+    assert!((out[3].t60_s - base.t60_s / 16.0).abs() < 1e-12);
+    object_modes(
+        &ObjectSpec {
+            stretch: 0.1,
+            ..base
+        },
+        &mut out,
+    );
+    assert!((out[3].freq_hz - 100.0 * 4f64.powf(1.1)).abs() < 1e-9);
+}
