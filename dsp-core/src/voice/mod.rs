@@ -142,8 +142,13 @@ impl Voice {
         }
     }
 
+    /// Energy still in play: the object's, plus the hammer's until it has flown out of reach.
     fn energy_j(&self) -> f64 {
-        self.hammer.total_energy_j(&self.bank)
+        if self.hammer.is_retired() {
+            self.bank.energy_j()
+        } else {
+            self.hammer.total_energy_j(&self.bank)
+        }
     }
 
     fn silence(&mut self) {
@@ -173,7 +178,7 @@ impl Voice {
         for (o, y) in out.iter_mut().zip(scratch.iter()) {
             *o += *y as f32;
         }
-        let energy = self.hammer.total_energy_j(&self.bank);
+        let energy = self.energy_j();
         self.peak_energy_j = self.peak_energy_j.max(energy);
         if energy <= END_ENERGY_RATIO * self.peak_energy_j {
             self.silence();
