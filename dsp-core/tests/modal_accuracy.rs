@@ -18,8 +18,16 @@ fn strike(patch: &Patch, seconds: f64) -> Vec<f32> {
 }
 
 fn table(patch: &Patch) -> Vec<Mode> {
-    let spec = ObjectSpec { f0_hz: patch.tuning.f0_hz(57), ..patch.object };
-    let mut modes = [Mode { freq_hz: 0.0, t60_s: 0.0, strike_shape: 0.0, pickup_shape: 0.0 }; MAX_MODES];
+    let spec = ObjectSpec {
+        f0_hz: patch.tuning.f0_hz(57),
+        ..patch.object
+    };
+    let mut modes = [Mode {
+        freq_hz: 0.0,
+        t60_s: 0.0,
+        strike_shape: 0.0,
+        pickup_shape: 0.0,
+    }; MAX_MODES];
     let n = object_modes(&spec, &mut modes);
     modes[..n].to_vec()
 }
@@ -39,14 +47,30 @@ fn magnitude_at(x: &[f32], freq_hz: f64) -> f64 {
 
 fn patch(kind: ObjectKind) -> Patch {
     let mut patch = Patch::default();
-    patch.object = ObjectSpec { kind, num_modes: 6, t60_s: 2.0, damping_slope: 0.5, strike_position: 0.13, pickup_position: 0.07, ..patch.object };
-    patch.tuning = Tuning { key_tracking: true, a4_hz: 440.0, fixed_f0_hz: 440.0 };
+    patch.object = ObjectSpec {
+        kind,
+        num_modes: 6,
+        t60_s: 2.0,
+        damping_slope: 0.5,
+        strike_position: 0.13,
+        pickup_position: 0.07,
+        ..patch.object
+    };
+    patch.tuning = Tuning {
+        key_tracking: true,
+        a4_hz: 440.0,
+        fixed_f0_hz: 440.0,
+    };
     patch
 }
 
 #[test]
 fn spectral_peaks_sit_at_the_table_frequencies() {
-    for kind in [ObjectKind::MarimbaBar, ObjectKind::Membrane, ObjectKind::Bell] {
+    for kind in [
+        ObjectKind::MarimbaBar,
+        ObjectKind::Membrane,
+        ObjectKind::Bell,
+    ] {
         let patch = patch(kind);
         let out = strike(&patch, 3.0);
         // Zero-padded spectrum: 2^20 points at 48 kHz is 0.046 Hz per bin.
@@ -55,20 +79,35 @@ fn spectral_peaks_sit_at_the_table_frequencies() {
         let mut buffer: Vec<Complex<f64>> = (0..size)
             .map(|i| {
                 let s = out.get(i).map_or(0.0, |&s| f64::from(s));
-                let w = if i < n { 0.5 - 0.5 * (std::f64::consts::TAU * i as f64 / n as f64).cos() } else { 0.0 };
+                let w = if i < n {
+                    0.5 - 0.5 * (std::f64::consts::TAU * i as f64 / n as f64).cos()
+                } else {
+                    0.0
+                };
                 Complex::new(s * w, 0.0)
             })
             .collect();
-        FftPlanner::new().plan_fft_forward(size).process(&mut buffer);
+        FftPlanner::new()
+            .plan_fft_forward(size)
+            .process(&mut buffer);
         let bin_hz = FS / size as f64;
-        for mode in table(&patch).iter().filter(|m| m.strike_shape.abs() > 0.05 && m.pickup_shape.abs() > 0.05) {
+        for mode in table(&patch)
+            .iter()
+            .filter(|m| m.strike_shape.abs() > 0.05 && m.pickup_shape.abs() > 0.05)
+        {
             // The strongest bin within ±3% of the table frequency.
             let lo = ((mode.freq_hz * 0.97) / bin_hz) as usize;
             let hi = ((mode.freq_hz * 1.03) / bin_hz) as usize;
-            let k = (lo..=hi).max_by(|&a, &b| buffer[a].norm().total_cmp(&buffer[b].norm())).unwrap_or(lo);
+            let k = (lo..=hi)
+                .max_by(|&a, &b| buffer[a].norm().total_cmp(&buffer[b].norm()))
+                .unwrap_or(lo);
             let peak_hz = k as f64 * bin_hz;
             let error = (peak_hz / mode.freq_hz - 1.0).abs();
-            assert!(error < 0.005, "{kind:?}: peak {peak_hz:.2} Hz for mode at {:.2} Hz", mode.freq_hz);
+            assert!(
+                error < 0.005,
+                "{kind:?}: peak {peak_hz:.2} Hz for mode at {:.2} Hz",
+                mode.freq_hz
+            );
         }
     }
 }
@@ -88,6 +127,11 @@ fn modes_decay_at_their_table_t60() {
         };
         let decay_db = 20.0 * (at(t1) / at(t1 + gap)).log10();
         let t60 = 60.0 * gap / decay_db;
-        assert!((t60 / mode.t60_s - 1.0).abs() < 0.05, "mode {:.1} Hz: T60 {t60:.3} s, table {:.3} s", mode.freq_hz, mode.t60_s);
+        assert!(
+            (t60 / mode.t60_s - 1.0).abs() < 0.05,
+            "mode {:.1} Hz: T60 {t60:.3} s, table {:.3} s",
+            mode.freq_hz,
+            mode.t60_s
+        );
     }
 }

@@ -430,7 +430,8 @@ fn solve_discrete_gradient(law: &HuntCrossley, x0: f64, x_base: f64, c: f64, h: 
             (0.0, 0.0)
         };
         let (elastic, d_elastic) = if dx.abs() > 1e-9 * x0.abs().max(x1.abs()).max(1e-300) {
-            let dv = potential_j(law, x1) - v0;
+            // V(x₁) = k·x₁·x₁^α/(α + 1), reusing the power above.
+            let dv = k * x1.max(0.0) * p1 / (a + 1.0) - v0;
             (dv / dx, (k * p1 * dx - dv) / (dx * dx))
         } else {
             // The discrete gradient's limit: V'(x̄), slope V''(x̄)/2.

@@ -58,6 +58,8 @@ pub struct ModalBank {
     mass_kg: f64,
     omega_d: [f64; MAX_MODES],
     sigma: [f64; MAX_MODES],
+    /// ω₀² = ω_d² + σ², zero in unused lanes.
+    omega0_sq: [f64; MAX_MODES],
     strike: [f64; MAX_MODES],
     pickup: [f64; MAX_MODES],
     /// Displacement in metres and velocity in m/s of each mode's coordinate.
@@ -93,6 +95,7 @@ impl ModalBank {
             mass_kg,
             omega_d: [0.0; MAX_MODES],
             sigma: [0.0; MAX_MODES],
+            omega0_sq: [0.0; MAX_MODES],
             strike: [0.0; MAX_MODES],
             pickup: [0.0; MAX_MODES],
             q: [0.0; MAX_MODES],
@@ -114,6 +117,7 @@ impl ModalBank {
         for sigma in &mut self.sigma[..self.num_modes] {
             *sigma /= fraction;
         }
+        self.update_omega0_sq();
         self.full = self.transition(1.0 / sample_rate_hz);
     }
 
@@ -137,13 +141,21 @@ impl ModalBank {
         for i in n..MAX_MODES {
             self.strike[i] = 0.0;
             self.pickup[i] = 0.0;
+            self.omega0_sq[i] = 0.0;
         }
         self.num_modes = n;
+        self.update_omega0_sq();
         self.skipped_modes = skipped;
         self.full = self.transition(1.0 / sample_rate_hz);
         self.sub = self.full;
         self.one_off = self.full;
         self.reset();
+    }
+
+    fn update_omega0_sq(&mut self) {
+        for i in 0..self.num_modes {
+            self.omega0_sq[i] = self.omega_d[i] * self.omega_d[i] + self.sigma[i] * self.sigma[i];
+        }
     }
 
     /// Compute the transition of `slot` (not [`Slot::Full`]) for steps of `dt_s` seconds. Costs an
@@ -288,12 +300,14 @@ impl ModalBank {
 
     /// Total vibrational energy in joules: Σ ½M(q̇ᵢ² + ω₀ᵢ²qᵢ²).
     pub fn energy_j(&self) -> f64 {
-        (0..self.num_modes)
-            .map(|i| {
-                let w0_sq = self.omega_d[i] * self.omega_d[i] + self.sigma[i] * self.sigma[i];
-                0.5 * self.mass_kg * (self.p[i] * self.p[i] + w0_sq * self.q[i] * self.q[i])
-            })
-            .sum()
+        let mut sum = [0.0; LANES];
+        for base in (0..padded(self.num_modes)).step_by(LANES) {
+            for lane in 0..LANES {
+                let i = base + lane;
+                sum[lane] += self.p[i] * self.p[i] + self.omega0_sq[i] * self.q[i] * self.q[i];
+            }
+        }
+        0.5 * self.mass_kg * sum.iter().sum::<f64>()
     }
 
     /// Bound in metres on how far the strike point can ever move with the present energy E and no
