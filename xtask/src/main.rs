@@ -4,6 +4,7 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod bench;
 mod demo;
 mod paper;
 
@@ -14,7 +15,8 @@ const USAGE: &str = "usage: cargo xtask <command>
             test and the VST3 (pedalboard) host test
   demo      bundle, then render demo WAVs through the real CLAP into target/demo/
   install   bundle, then copy Urto.clap to ~/.clap and Urto.vst3 to ~/.vst3
-  bench     criterion benchmarks of the dsp-core (integrators: ns per contact and free sample)
+  bench [--json]         criterion benchmarks of the dsp-core: integrators, modal bank, voices,
+                         64-voice real-time factor (ns per sample; JSON with the headline figures)
   paper [--json]         Tables I–III and the Fig. 3 thresholds beside the paper's
   impact --k --mu --alpha --vin [--mass --fs --method --correction --json]
                          one mass–wall impact and its error metrics
@@ -35,7 +37,7 @@ fn main() -> Result<()> {
             )
         }
         Some("install") => install(),
-        Some("bench") => cargo(&["bench", "-p", "urto-dsp"], &[]),
+        Some("bench") => bench::bench(args.iter().any(|a| a == "--json")),
         Some("paper") => paper::paper(args.iter().any(|a| a == "--json")),
         Some("impact") => paper::impact(&paper::ImpactArgs::parse_from(&args)),
         Some("bounce") => paper::bounce(&paper::BounceArgs::parse_from(&args)),
@@ -57,7 +59,7 @@ fn bundle_release() -> Result<()> {
 }
 
 /// Run `cargo` with `args` (and extra environment), failing on a non-zero exit.
-fn cargo(args: &[&str], env: &[(&str, &Path)]) -> Result<()> {
+pub(crate) fn cargo(args: &[&str], env: &[(&str, &Path)]) -> Result<()> {
     let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     command.args(args);
     for (key, value) in env {

@@ -35,8 +35,6 @@ pub struct ContactSetup {
 pub struct ContactStats {
     /// Largest sub-step count per sample used.
     pub substeps: usize,
-    /// Largest rise of the total energy over one contact step, after the guard, in joules.
-    pub energy_rise_max_j: f64,
     /// Largest Newton iteration count of one implicit step.
     pub newton_iterations_max: u32,
     /// Relative velocity (m/s) at the onset of the first contact.
@@ -295,7 +293,7 @@ impl Hammer {
                 let (g, _) = bank.compliance(slot);
                 let x_base = y + h * u - w_free;
                 let c = h * h / (2.0 * m) + g;
-                let (force, iterations) = solve_discrete_gradient(&law, x0, x_base, c, h);
+                let (force, iterations) = solve_discrete_gradient(&law, x0, x_base, c, h, f);
                 self.stats.newton_iterations_max = self.stats.newton_iterations_max.max(iterations);
                 self.position_m = y + h * u - h * h / (2.0 * m) * force;
                 self.velocity_m_per_s = u - h * force / m;
@@ -348,7 +346,12 @@ impl Hammer {
 
     /// The energy guard: if the step raised the total energy, take the excess out of the hammer's
     /// kinetic energy, then out of the compression, then out of the object's vibration.
+    ///
+    /// AM1 here is energy-consistent by construction, so the guard watches the explicit schemes.
     fn guard_energy(&mut self, bank: &mut ModalBank) {
+        if !self.setup.guard || self.setup.method == Method::Am1 {
+            return;
+        }
         let Some(reference_j) = self.contact.map(|c| c.energy_j) else {
             return;
         };
@@ -356,7 +359,7 @@ impl Hammer {
         let x = self.position_m - bank.strike_displacement_m();
         let mut energy = self.energy_j() + bank.energy_j() + potential_j(&law, x);
         let mut excess = energy - reference_j;
-        if self.setup.guard && excess > 0.0 {
+        if excess > 0.0 {
             let kinetic = self.energy_j();
             if excess <= kinetic {
                 self.velocity_m_per_s *= ((kinetic - excess) / kinetic).sqrt();
@@ -394,7 +397,6 @@ impl Hammer {
             self.force_n = law.force_n(x1, v1);
             energy = self.energy_j() + bank.energy_j() + potential_j(&law, x1);
         }
-        self.stats.energy_rise_max_j = self.stats.energy_rise_max_j.max(energy - reference_j);
         if let Some(contact) = self.contact.as_mut() {
             contact.energy_j = energy;
         }
@@ -415,8 +417,16 @@ fn potential_j(law: &HuntCrossley, x_m: f64) -> f64 {
 /// compression is x₁ = `x_base` − `c`·F:
 /// F = max(0, [V(x₁) − V(x₀)]/(x₁ − x₀) + λ·(x₀^α + x₁^α)/2·(x₁ − x₀)/h), λ = μ·k.
 /// Solved for F ≥ 0 by Newton's method with a bisection safeguard on g(F) = F − Φ(x₁(F)), whose
-/// root is bracketed from [0, Φ(x₁(0))]. Returns (F, iterations).
-fn solve_discrete_gradient(law: &HuntCrossley, x0: f64, x_base: f64, c: f64, h: f64) -> (f64, u32) {
+/// root is bracketed from [0, Φ(x₁(0))]; Newton starts from `guess` (the last step's force).
+/// Returns (F, iterations).
+fn solve_discrete_gradient(
+    law: &HuntCrossley,
+    x0: f64,
+    x_base: f64,
+    c: f64,
+    h: f64,
+    guess: f64,
+) -> (f64, u32) {
     let (k, a, lambda) = (law.stiffness, law.alpha, law.mu_s_per_m * law.stiffness);
     let v0 = potential_j(law, x0);
     let p0 = if x0 > 0.0 { x0.powf(a) } else { 0.0 };
@@ -465,7 +475,7 @@ fn solve_discrete_gradient(law: &HuntCrossley, x0: f64, x_base: f64, c: f64, h: 
         hi *= 2.0;
         iterations += 1;
     }
-    let mut force = lo;
+    let mut force = guess.clamp(lo, hi);
     let tolerance = 1e-13 * hi;
     while iterations < MAX_NEWTON_ITERATIONS {
         iterations += 1;

@@ -1,0 +1,66 @@
+//! `cargo xtask bench [--json]`: run the criterion benchmarks and report ns per element.
+
+use anyhow::{Context, Result};
+use serde_json::{json, Map, Value};
+use std::path::Path;
+
+/// Host sample rate of the real-time-factor benchmark, Hz.
+const ENGINE_SAMPLE_RATE_HZ: f64 = 48_000.0;
+
+/// Run `cargo bench -p urto-dsp`, then print every benchmark's ns per element (per sample, or per
+/// mode and sample) and the headline figures.
+pub fn bench(json_output: bool) -> Result<()> {
+    crate::cargo(&["bench", "-p", "urto-dsp"], &[])?;
+    let mut per_element = Map::new();
+    collect(Path::new("target/criterion"), &mut per_element)?;
+    let ns = |id: &str| {
+        per_element
+            .get(id)
+            .and_then(Value::as_f64)
+            .unwrap_or(f64::NAN)
+    };
+    let headline = json!({
+        "modal_ns_per_mode_sample": ns("modal_free_128/bank"),
+        "modal_scalar_ns_per_mode_sample": ns("modal_free_128/scalar"),
+        "voice_contact_ns_per_sample": ns("voice_32_modes/contact"),
+        "voice_free_ns_per_sample": ns("voice_32_modes/free"),
+        "realtime_factor_64v_32m_48k": 1e9 / ENGINE_SAMPLE_RATE_HZ / ns("engine_64v_32m_48k/one_second"),
+    });
+    if json_output {
+        let mut all = headline.as_object().cloned().unwrap_or_default();
+        all.insert("ns_per_element".into(), Value::Object(per_element));
+        println!("{}", Value::Object(all));
+        return Ok(());
+    }
+    println!("\nns per element (sample, or mode·sample for modal_free_128):");
+    for (id, value) in &per_element {
+        println!("  {id:<40} {:>10.3}", value.as_f64().unwrap_or(f64::NAN));
+    }
+    println!("\n{}", serde_json::to_string_pretty(&headline)?);
+    Ok(())
+}
+
+/// Every `<group>/<id>/new` result under `dir`: mean time per iteration over elements per iteration.
+fn collect(dir: &Path, out: &mut Map<String, Value>) -> Result<()> {
+    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let path = entry?.path();
+        if !path.is_dir() {
+            continue;
+        }
+        let (benchmark, estimates) = (
+            path.join("new/benchmark.json"),
+            path.join("new/estimates.json"),
+        );
+        if benchmark.exists() && estimates.exists() {
+            let b: Value = serde_json::from_str(&std::fs::read_to_string(&benchmark)?)?;
+            let e: Value = serde_json::from_str(&std::fs::read_to_string(&estimates)?)?;
+            let elements = b["throughput"]["Elements"].as_f64().unwrap_or(1.0);
+            let mean_ns = e["mean"]["point_estimate"].as_f64().unwrap_or(f64::NAN);
+            let id = b["full_id"].as_str().unwrap_or_default().to_owned();
+            out.insert(id, json!(mean_ns / elements));
+        } else if path.file_name().is_some_and(|n| n != "report") {
+            collect(&path, out)?;
+        }
+    }
+    Ok(())
+}
