@@ -4,12 +4,15 @@ use anyhow::{bail, Result};
 use clap::Parser;
 use serde_json::json;
 use urto_dsp::analytic::Impact;
+use urto_dsp::contact::HuntCrossley;
 use urto_dsp::correct::{approx_error_pct, ApproxRange, Correction, ExitVelocity};
 use urto_dsp::impact::paper::{self, PrintedBounceTable, PrintedImpactTable};
 use urto_dsp::impact::{
-    run_contact, simulate_bounces, simulate_impact, Discretization, ImpactReport,
+    run_contact, simulate_bounces, simulate_impact, simulate_object_impact, Discretization,
+    ImpactReport, ObjectImpact,
 };
 use urto_dsp::integrate::Method;
+use urto_dsp::resonator::{ObjectKind, ObjectSpec};
 use urto_dsp::restitution::mu_for_restitution;
 
 /// One mass–wall impact as in the paper (start at x = 0, v = v_in on a sample).
@@ -36,9 +39,25 @@ pub struct ImpactArgs {
     /// am1 | verlet | heun | rk4
     #[arg(long, default_value = "verlet")]
     method: String,
-    /// none | hybrid | exit | both
+    /// none | hybrid | exit | both (the product engine maps any correction to its energy guard)
     #[arg(long, default_value = "none")]
     correction: String,
+    /// paper (the mass–wall experiment) | product (the plugin's voice path)
+    #[arg(long, default_value = "paper")]
+    engine: String,
+    /// wall, or an object of the library: bar, marimba, circular-plate, rectangular-plate,
+    /// membrane, bell, glass, plank, string
+    #[arg(long, default_value = "wall")]
+    object: String,
+    /// Fundamental of the object in Hz.
+    #[arg(long, default_value_t = 440.0)]
+    f0: f64,
+    /// Modes of the object.
+    #[arg(long, default_value_t = 16)]
+    modes: usize,
+    /// Modal mass of the object in kg.
+    #[arg(long, default_value_t = 0.1)]
+    object_mass: f64,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -111,7 +130,42 @@ pub struct RestitutionArgs {
 }
 
 pub fn impact(args: &ImpactArgs) -> Result<()> {
-    let r = simulate_impact(&args.impact()?, &args.discretization()?);
+    let r = match (args.engine.as_str(), args.object.as_str()) {
+        ("paper", "wall") | ("product", "wall") => {
+            simulate_impact(&args.impact()?, &args.discretization()?)
+        }
+        ("product", name) => {
+            let Some(kind) = ObjectKind::from_name(name) else {
+                bail!("unknown --object {name}")
+            };
+            let impact = args.impact()?;
+            let d = args.discretization()?;
+            let object = ObjectSpec {
+                kind,
+                f0_hz: args.f0,
+                num_modes: args.modes,
+                ..ObjectSpec::marimba(args.f0)
+            };
+            simulate_object_impact(&ObjectImpact {
+                object,
+                object_mass_kg: args.object_mass,
+                hammer_mass_kg: impact.mass_kg,
+                law: HuntCrossley {
+                    stiffness: impact.stiffness,
+                    mu_s_per_m: impact.mu_s_per_m,
+                    alpha: impact.alpha,
+                },
+                method: d.method,
+                guard: d.correction != Correction::None,
+                v_in_m_per_s: impact.v_in_m_per_s,
+                sample_rate_hz: d.sample_rate_hz,
+            })
+        }
+        ("paper", _) => {
+            bail!("the paper's engine strikes a wall; use --engine product for objects")
+        }
+        (engine, _) => bail!("unknown --engine {engine}"),
+    };
     if args.json {
         println!("{}", report_json(&r));
     } else {
@@ -132,6 +186,8 @@ fn report_json(r: &ImpactReport) -> serde_json::Value {
         "x_max_m": r.x_max_m,
         "contact_time_s": r.contact_time_s,
         "newton_iterations_max": r.newton_iterations_max,
+        "substeps": r.substeps,
+        "energy_rise_max_j": r.energy_rise_max_j,
     })
 }
 
@@ -167,7 +223,7 @@ pub fn restitution(args: &RestitutionArgs) -> Result<()> {
         bail!("need 0 < e ≤ 1 and positive vin, k, mass, fs");
     }
     let mu = mu_for_restitution(args.e, args.vin);
-    let law = urto_dsp::contact::HuntCrossley {
+    let law = HuntCrossley {
         stiffness: args.k,
         mu_s_per_m: mu,
         alpha: args.alpha,
