@@ -1,4 +1,4 @@
-//! The egui editor: the contact knobs with their units.
+//! The egui editor: every parameter, grouped (Contact, Hammer, Output, Object), with its unit.
 
 use crate::params::UrtoParams;
 use nice_plug::context::gui::GuiContext;
@@ -9,7 +9,7 @@ use nice_plug_egui::{
 use std::sync::Arc;
 
 /// The editor's window size in logical pixels.
-const WINDOW_SIZE: (u32, u32) = (420, 220);
+const WINDOW_SIZE: (u32, u32) = (760, 560);
 
 /// The editor's persistent window state.
 pub fn default_state() -> Arc<EguiEditorState> {
@@ -27,6 +27,25 @@ pub fn create(params: Arc<UrtoParams>, state: Arc<EguiEditorState>) -> Option<Eg
         EguiNiceSettings::new().with_tile("Urto"),
         UrtoApp { params, gui: None },
     )
+}
+
+/// A titled group of parameter rows.
+fn group(ui: &mut egui::Ui, title: &str, rows: impl FnOnce(&mut egui::Ui)) {
+    ui.group(|ui| {
+        ui.strong(title);
+        egui::Grid::new(title)
+            .num_columns(2)
+            .spacing([10.0, 6.0])
+            .show(ui, rows);
+    });
+    ui.add_space(6.0);
+}
+
+/// One labelled parameter slider.
+fn row(ui: &mut egui::Ui, label: &str, slider: impl egui::Widget) {
+    ui.label(label);
+    ui.add(slider);
+    ui.end_row();
 }
 
 /// The editor's egui application.
@@ -49,24 +68,111 @@ impl NiceEguiApp for UrtoApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut nice_plug_egui::Frame) {
         let Some(gui) = &self.gui else { return };
         let setter = gui.param_setter();
+        let p = &self.params;
         ui.heading("Urto");
         ui.label("Hunt–Crossley contact  f = k·x^α·(1 + μ·v)");
-        ui.add_space(8.0);
-        egui::Grid::new("contact")
-            .num_columns(2)
-            .spacing([12.0, 8.0])
-            .show(ui, |ui| {
-                let p = &self.params;
-                ui.label("Stiffness k");
-                ui.add(ParamSlider::for_param(&p.stiffness_log10, &setter).with_width(220.0));
-                ui.end_row();
-                ui.label("Dissipation μ");
-                ui.add(ParamSlider::for_param(&p.mu_s_per_m, &setter).with_width(220.0));
-                ui.end_row();
-                ui.label("Contact shape α");
-                ui.add(ParamSlider::for_param(&p.alpha, &setter).with_width(220.0));
-                ui.end_row();
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.columns(2, |columns| {
+                group(&mut columns[0], "Contact", |ui| {
+                    row(
+                        ui,
+                        "Stiffness k",
+                        ParamSlider::for_param(&p.stiffness_log10, &setter),
+                    );
+                    row(
+                        ui,
+                        "Dissipation μ",
+                        ParamSlider::for_param(&p.mu_s_per_m, &setter),
+                    );
+                    row(
+                        ui,
+                        "Contact shape α",
+                        ParamSlider::for_param(&p.alpha, &setter),
+                    );
+                    row(
+                        ui,
+                        "Integrator",
+                        ParamSlider::for_param(&p.integrator, &setter),
+                    );
+                    row(
+                        ui,
+                        "Energy guard",
+                        ParamSlider::for_param(&p.guard, &setter),
+                    );
+                });
+                group(&mut columns[0], "Hammer", |ui| {
+                    row(
+                        ui,
+                        "Mass",
+                        ParamSlider::for_param(&p.hammer_mass_kg, &setter),
+                    );
+                    row(
+                        ui,
+                        "Softest strike",
+                        ParamSlider::for_param(&p.v_min_m_per_s, &setter),
+                    );
+                    row(
+                        ui,
+                        "Hardest strike",
+                        ParamSlider::for_param(&p.v_max_m_per_s, &setter),
+                    );
+                });
+                group(&mut columns[0], "Output", |ui| {
+                    row(
+                        ui,
+                        "Release damping",
+                        ParamSlider::for_param(&p.release_fraction, &setter),
+                    );
+                    row(
+                        ui,
+                        "Polyphony",
+                        ParamSlider::for_param(&p.polyphony, &setter),
+                    );
+                    row(ui, "Gain", ParamSlider::for_param(&p.gain_db, &setter));
+                });
+                group(&mut columns[1], "Object", |ui| {
+                    row(ui, "Object", ParamSlider::for_param(&p.object, &setter));
+                    row(ui, "Modes", ParamSlider::for_param(&p.num_modes, &setter));
+                    row(
+                        ui,
+                        "Mass",
+                        ParamSlider::for_param(&p.object_mass_kg, &setter),
+                    );
+                    row(ui, "Decay T60", ParamSlider::for_param(&p.t60_s, &setter));
+                    row(
+                        ui,
+                        "Material",
+                        ParamSlider::for_param(&p.damping_slope, &setter),
+                    );
+                    row(
+                        ui,
+                        "Inharmonicity",
+                        ParamSlider::for_param(&p.stretch, &setter),
+                    );
+                    row(
+                        ui,
+                        "Strike position",
+                        ParamSlider::for_param(&p.strike_position, &setter),
+                    );
+                    row(
+                        ui,
+                        "Pickup position",
+                        ParamSlider::for_param(&p.pickup_position, &setter),
+                    );
+                    row(
+                        ui,
+                        "Key tracking",
+                        ParamSlider::for_param(&p.key_tracking, &setter),
+                    );
+                    row(
+                        ui,
+                        "Fixed pitch",
+                        ParamSlider::for_param(&p.fixed_f0_hz, &setter),
+                    );
+                    row(ui, "Tuning A4", ParamSlider::for_param(&p.a4_hz, &setter));
+                });
             });
+        });
     }
 
     fn editor_closed(&mut self) {
