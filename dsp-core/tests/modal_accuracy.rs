@@ -22,12 +22,7 @@ fn table(patch: &Patch) -> Vec<Mode> {
         f0_hz: patch.tuning.f0_hz(57),
         ..patch.object
     };
-    let mut modes = [Mode {
-        freq_hz: 0.0,
-        t60_s: 0.0,
-        strike_shape: 0.0,
-        pickup_shape: 0.0,
-    }; MAX_MODES];
+    let mut modes = [Mode::SILENT; MAX_MODES];
     let n = object_modes(&spec, &mut modes);
     modes[..n].to_vec()
 }

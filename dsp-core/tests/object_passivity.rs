@@ -32,7 +32,7 @@ proptest! {
         let guard = guard || method != Method::Am1;
         let fs = 48_000.0;
         let spec = ObjectSpec { kind, num_modes, f0_hz, ..ObjectSpec::marimba(f0_hz) };
-        let mut modes = [Mode { freq_hz: 0.0, t60_s: 0.0, strike_shape: 0.0, pickup_shape: 0.0 }; MAX_MODES];
+        let mut modes = [Mode::SILENT; MAX_MODES];
         let count = object_modes(&spec, &mut modes);
         let mut bank = ModalBank::new(object_mass_kg);
         bank.set_modes(&modes[..count], fs);

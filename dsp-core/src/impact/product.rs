@@ -29,12 +29,7 @@ pub struct ObjectImpact {
 /// closed form on a moving object and are NaN. The energy rise is measured from outside the
 /// hammer: total energy (hammer, object, contact) at every sample.
 pub fn simulate_object_impact(s: &ObjectImpact) -> ImpactReport {
-    let mut modes = [Mode {
-        freq_hz: 0.0,
-        t60_s: 0.0,
-        strike_shape: 0.0,
-        pickup_shape: 0.0,
-    }; MAX_MODES];
+    let mut modes = [Mode::SILENT; MAX_MODES];
     let count = object_modes(&s.object, &mut modes);
     let mut bank = ModalBank::new(s.object_mass_kg);
     bank.set_modes(&modes[..count], s.sample_rate_hz);

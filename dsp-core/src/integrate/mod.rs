@@ -142,38 +142,56 @@ fn am1_step<L: ContactLaw>(law: &L, inv_m: f64, fe: f64, h: f64, state: &mut Mas
     let cv = h * 0.5 * inv_m;
     let x_base = x + h * v - cx * (f + 2.0 * fe);
     let v_base = v - cv * (f + 2.0 * fe);
-    let (mut lo, mut hi) = (0.0, law.force_n(x_base, v_base));
-    let mut f1 = f.clamp(lo, hi);
-    let tolerance_n = 1e-13 * hi;
-    let mut iterations = 0;
-    if hi > 0.0 {
-        while iterations < MAX_NEWTON_ITERATIONS {
-            iterations += 1;
+    let hi = law.force_n(x_base, v_base);
+    let (f1, iterations) = if hi > 0.0 {
+        let g = |f1: f64| {
             let (force, dfdx, dfdv) = law.force_and_partials(x_base - cx * f1, v_base - cv * f1);
-            let g = f1 - force;
-            if g > 0.0 {
-                hi = f1;
-            } else {
-                lo = f1;
-            }
-            let slope = 1.0 + cx * dfdx + cv * dfdv;
-            let mut next = f1 - g / slope;
-            if !(next >= lo && next <= hi) {
-                next = 0.5 * (lo + hi);
-            }
-            let converged = (next - f1).abs() <= tolerance_n || hi - lo <= tolerance_n;
-            f1 = next;
-            if converged {
-                break;
-            }
-        }
-    }
+            (f1 - force, 1.0 + cx * dfdx + cv * dfdv)
+        };
+        safeguarded_newton(g, 0.0, hi, f, 1e-13 * hi)
+    } else {
+        (0.0, 0)
+    };
     *state = MassState {
         x_m: x_base - cx * f1,
         v_m_per_s: v_base - cv * f1,
         force_n: f1,
     };
     iterations
+}
+
+/// Root of g on [lo, hi], where g(lo) ≤ 0 ≤ g(hi), by Newton's method from `start` with a
+/// bisection step whenever Newton leaves the shrinking bracket. `g` returns (g(F), g'(F)).
+/// Stops when a step or the bracket is within `tolerance`, or after [`MAX_NEWTON_ITERATIONS`].
+/// Returns (root, iterations).
+pub(crate) fn safeguarded_newton(
+    mut g: impl FnMut(f64) -> (f64, f64),
+    mut lo: f64,
+    mut hi: f64,
+    start: f64,
+    tolerance: f64,
+) -> (f64, u32) {
+    let mut root = start.clamp(lo, hi);
+    let mut iterations = 0;
+    while iterations < MAX_NEWTON_ITERATIONS {
+        iterations += 1;
+        let (value, slope) = g(root);
+        if value > 0.0 {
+            hi = root;
+        } else {
+            lo = root;
+        }
+        let mut next = root - value / slope;
+        if !(next >= lo && next <= hi) {
+            next = 0.5 * (lo + hi);
+        }
+        let converged = (next - root).abs() <= tolerance || hi - lo <= tolerance;
+        root = next;
+        if converged {
+            break;
+        }
+    }
+    (root, iterations)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use crate::analytic::Impact;
 use crate::contact::{ContactLaw, HuntCrossley};
-use crate::integrate::Method;
+use crate::integrate::{safeguarded_newton, Method, MAX_NEWTON_ITERATIONS};
 use crate::resonator::{ModalBank, Slot};
 
 /// Upper bound on sub-steps per sample during a contact.
@@ -12,9 +12,6 @@ pub const MAX_SUBSTEPS: usize = 64;
 /// A contact is integrated with at least this many steps: contacts that eq. (9) predicts to be
 /// shorter than this many samples are sub-stepped, the rest run at the sample rate.
 pub const MIN_STEPS_PER_CONTACT: f64 = 64.0;
-
-/// Newton iterations allowed per implicit contact step.
-const MAX_NEWTON_ITERATIONS: u32 = 50;
 
 /// Once the hammer recedes and is this far (m) beyond the farthest the object's surface can swing,
 /// it can no longer touch the object and is no longer integrated.
@@ -475,28 +472,12 @@ fn solve_discrete_gradient(
         hi *= 2.0;
         iterations += 1;
     }
-    let mut force = guess.clamp(lo, hi);
-    let tolerance = 1e-13 * hi;
-    while iterations < MAX_NEWTON_ITERATIONS {
-        iterations += 1;
+    let g = |force: f64| {
         let (value, slope_x) = phi(x_base - c * force);
-        let g = force - value;
-        if g > 0.0 {
-            hi = force;
-        } else {
-            lo = force;
-        }
-        let mut next = force - g / (1.0 + c * slope_x);
-        if !(next >= lo && next <= hi) {
-            next = 0.5 * (lo + hi);
-        }
-        let converged = (next - force).abs() <= tolerance || hi - lo <= tolerance;
-        force = next;
-        if converged {
-            break;
-        }
-    }
-    (force, iterations)
+        (force - value, 1.0 + c * slope_x)
+    };
+    let (force, newton_iterations) = safeguarded_newton(g, lo, hi, guess, 1e-13 * hi);
+    (force, iterations + newton_iterations)
 }
 
 #[cfg(test)]

@@ -20,6 +20,17 @@ pub struct Mode {
     pub pickup_shape: f64,
 }
 
+impl Mode {
+    /// A placeholder mode (zero frequency, skipped by [`ModalBank::set_modes`]), for filling
+    /// fixed-size tables.
+    pub const SILENT: Mode = Mode {
+        freq_hz: 0.0,
+        t60_s: 0.0,
+        strike_shape: 0.0,
+        pickup_shape: 0.0,
+    };
+}
+
 /// One-step transition of a mode, q'' + 2σq' + ω₀²q = φ·f/M, over a step of `dt` seconds:
 /// the exact matrix exponential for the free part and a zero-order hold on the force.
 #[derive(Clone, Copy)]

@@ -202,17 +202,11 @@ impl Engine {
     /// An engine for `sample_rate_hz` with [`MAX_VOICES`] voices, [`DEFAULT_POLYPHONY`] in use.
     pub fn new(sample_rate_hz: f64) -> Self {
         let patch = Patch::default();
-        let silent = Mode {
-            freq_hz: 0.0,
-            t60_s: 0.0,
-            strike_shape: 0.0,
-            pickup_shape: 0.0,
-        };
         Self {
             voices: (0..MAX_VOICES).map(|_| Voice::new(&patch)).collect(),
             polyphony: DEFAULT_POLYPHONY,
             scratch: vec![0.0; MAX_CHUNK],
-            modes: Box::new([silent; MAX_MODES]),
+            modes: Box::new([Mode::SILENT; MAX_MODES]),
             sample_rate_hz,
             samples_rendered: 0,
             non_finite_resets: 0,

@@ -8,12 +8,7 @@ fn generate(kind: ObjectKind, num_modes: usize) -> Vec<Mode> {
         num_modes,
         ..ObjectSpec::marimba(100.0)
     };
-    let mut out = [Mode {
-        freq_hz: 0.0,
-        t60_s: 0.0,
-        strike_shape: 0.0,
-        pickup_shape: 0.0,
-    }; MAX_MODES];
+    let mut out = [Mode::SILENT; MAX_MODES];
     let n = object_modes(&spec, &mut out);
     out[..n].to_vec()
 }
@@ -110,12 +105,7 @@ fn damping_slope_and_stretch_act_as_documented() {
         num_modes: 4,
         ..ObjectSpec::marimba(100.0)
     };
-    let mut out = [Mode {
-        freq_hz: 0.0,
-        t60_s: 0.0,
-        strike_shape: 0.0,
-        pickup_shape: 0.0,
-    }; MAX_MODES];
+    let mut out = [Mode::SILENT; MAX_MODES];
     object_modes(
         &ObjectSpec {
             damping_slope: 0.0,
