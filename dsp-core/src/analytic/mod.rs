@@ -268,23 +268,5 @@ fn gauss_legendre(a: f64, b: f64, g: impl Fn(f64) -> f64) -> f64 {
     0.5 * width * sum
 }
 
-/// Maximum compression in metres of a mass hitting a rigid wall (eq. 4); see [`Impact::x_max_m`].
-pub fn x_max_m(
-    stiffness: f64,
-    mu_s_per_m: f64,
-    alpha: f64,
-    mass_kg: f64,
-    v_in_m_per_s: f64,
-) -> f64 {
-    Impact {
-        stiffness,
-        mu_s_per_m,
-        alpha,
-        mass_kg,
-        v_in_m_per_s: v_in_m_per_s.abs(),
-    }
-    .x_max_m()
-}
-
 #[cfg(test)]
 mod tests;

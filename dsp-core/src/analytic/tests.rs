@@ -97,10 +97,20 @@ fn hamiltonian_is_kinetic_energy_at_both_ends_of_contact() {
 #[test]
 fn x_max_has_a_continuous_lossless_limit() {
     let (k, a, m, v): (f64, f64, f64, f64) = (1e9, 1.5, 0.01, 2.0);
+    let x_max_m = |mu: f64| {
+        Impact {
+            stiffness: k,
+            mu_s_per_m: mu,
+            alpha: a,
+            mass_kg: m,
+            v_in_m_per_s: v,
+        }
+        .x_max_m()
+    };
     let lossless = ((a + 1.0) * m * v * v / (2.0 * k)).powf(1.0 / (a + 1.0));
-    assert!((x_max_m(k, 0.0, a, m, v) / lossless - 1.0).abs() < 1e-12);
-    let below = x_max_m(k, 0.999e-2 / v, a, m, v);
-    let above = x_max_m(k, 1.001e-2 / v, a, m, v);
+    assert!((x_max_m(0.0) / lossless - 1.0).abs() < 1e-12);
+    let below = x_max_m(0.999e-2 / v);
+    let above = x_max_m(1.001e-2 / v);
     assert!((below / above - 1.0).abs() < 1e-5);
 }
 

@@ -14,14 +14,6 @@ pub struct HuntCrossley {
     pub alpha: f64,
 }
 
-impl HuntCrossley {
-    /// Slope ∂f/∂x of the elastic term at compression `x_m`: α·k·x^(α−1) in N/m.
-    #[inline]
-    pub fn elastic_slope_n_per_m(&self, x_m: f64) -> f64 {
-        self.alpha * self.stiffness * x_m.max(0.0).powf(self.alpha - 1.0)
-    }
-}
-
 impl ContactLaw for HuntCrossley {
     /// Eq. (1). Zero when the bodies are apart (x ≤ 0). The "sticky" region 1 + μ·v < 0, which an
     /// impact started from x = 0 never reaches in continuous time (Section II-A), is clamped to
