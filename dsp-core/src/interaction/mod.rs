@@ -4,7 +4,7 @@
 use crate::analytic::Impact;
 use crate::contact::{ContactLaw, HuntCrossley};
 use crate::integrate::{safeguarded_newton, Method, MAX_NEWTON_ITERATIONS};
-use crate::resonator::{ModalBank, Slot};
+use crate::resonator::{ModalBank, Slot, Surface};
 
 /// Upper bound on sub-steps per sample during a contact.
 pub const MAX_SUBSTEPS: usize = 64;
@@ -61,6 +61,8 @@ pub struct Hammer {
     /// Contact force of the last step, N (reused as f_n by Verlet and Heun).
     force_n: f64,
     setup: ContactSetup,
+    /// The object's strike point and pickup after the last contact step.
+    surface: Surface,
     contact: Option<Contact>,
     retired: bool,
     contacts: u32,
@@ -76,6 +78,7 @@ impl Hammer {
             velocity_m_per_s: 0.0,
             force_n: 0.0,
             setup,
+            surface: Surface::default(),
             contact: None,
             retired: true,
             contacts: 0,
@@ -166,14 +169,14 @@ impl Hammer {
                 return out;
             }
             self.begin_contact(setup, bank, x, x_end, v, dt_s);
-            return bank.pickup_velocity_m_per_s();
+            return self.surface.pickup_m_per_s;
         };
         let h = dt_s / contact.sub_steps as f64;
         for _ in 0..contact.sub_steps {
             self.contact_step(bank, Slot::Sub, h);
         }
-        self.end_contact_if_separated(bank);
-        bank.pickup_velocity_m_per_s()
+        self.end_contact_if_separated();
+        self.surface.pickup_m_per_s
     }
 
     /// A contact begins within this sample: onset at θ·dt, where the compression, interpolated
@@ -201,7 +204,8 @@ impl Hammer {
         }
         // The interpolated onset may overshoot by a hair (the surface moves on a curve): start the
         // contact at x = 0 rather than create potential energy no force has paid for.
-        let overshoot_m = self.position_m - bank.strike_displacement_m();
+        self.surface = bank.surface();
+        let overshoot_m = self.position_m - self.surface.displacement_m;
         if overshoot_m > 0.0 {
             self.position_m -= overshoot_m;
         }
@@ -225,7 +229,7 @@ impl Hammer {
                 self.contact_step(bank, Slot::OneOff, h_first);
             }
         }
-        self.end_contact_if_separated(bank);
+        self.end_contact_if_separated();
     }
 
     /// Sub-steps per sample so the contact predicted by eq. (9) for a rigid wall, with the reduced
@@ -252,8 +256,9 @@ impl Hammer {
         }
     }
 
-    fn end_contact_if_separated(&mut self, bank: &ModalBank) {
-        let (x, v) = self.relative(bank);
+    fn end_contact_if_separated(&mut self) {
+        let x = self.position_m - self.surface.displacement_m;
+        let v = self.velocity_m_per_s - self.surface.velocity_m_per_s;
         if self.contacts == 0 {
             self.stats.contact_samples += 1;
         }
@@ -285,7 +290,7 @@ impl Hammer {
                 // compression velocity: ΔT + ΔE_object = −F·Δx − D_object and ΔV = F_el·Δx, so the
                 // total energy falls by the damper's and the object's losses (for α = 1 and μ = 0
                 // F is the average of f_n and f_{n+1}: eq. 23 exactly).
-                let (x0, _) = self.relative(bank);
+                let x0 = y - self.surface.displacement_m;
                 let (w_free, _) = bank.predict_free(slot);
                 let (g, _) = bank.compliance(slot);
                 let x_base = y + h * u - w_free;
@@ -294,16 +299,16 @@ impl Hammer {
                 self.stats.newton_iterations_max = self.stats.newton_iterations_max.max(iterations);
                 self.position_m = y + h * u - h * h / (2.0 * m) * force;
                 self.velocity_m_per_s = u - h * force / m;
-                bank.advance(slot, force);
+                self.surface = bank.advance(slot, force);
                 self.force_n = force;
             }
             Method::Verlet => {
                 // Eq. (24), the object advancing under the force f_n held over the step.
                 let v_half = u - 0.5 * h * f / m;
                 self.position_m = y + h * v_half;
-                bank.advance(slot, f);
-                let (x1, _) = self.relative(bank);
-                let f1 = law.force_n(x1, v_half - bank.strike_velocity_m_per_s());
+                self.surface = bank.advance(slot, f);
+                let x1 = self.position_m - self.surface.displacement_m;
+                let f1 = law.force_n(x1, v_half - self.surface.velocity_m_per_s);
                 self.velocity_m_per_s = v_half - 0.5 * h * f1 / m;
                 self.force_n = f1;
             }
@@ -311,16 +316,16 @@ impl Hammer {
                 // Eq. (25), the object advancing under f_n held over the step.
                 let v_pred = u - h * f / m;
                 self.position_m = y + 0.5 * h * (u + v_pred);
-                bank.advance(slot, f);
-                let (x1, _) = self.relative(bank);
-                let f1 = law.force_n(x1, v_pred - bank.strike_velocity_m_per_s());
+                self.surface = bank.advance(slot, f);
+                let x1 = self.position_m - self.surface.displacement_m;
+                let f1 = law.force_n(x1, v_pred - self.surface.velocity_m_per_s);
                 self.velocity_m_per_s = u - 0.5 * h * (f + f1) / m;
                 self.force_n = f1;
             }
             Method::Rk4 => {
                 // Eq. (26) for the hammer against the surface moving at its current velocity over
                 // the step; the object then advances under the step's mean force m·Δu/h.
-                let (w, w_dot) = (bank.strike_displacement_m(), bank.strike_velocity_m_per_s());
+                let (w, w_dot) = (self.surface.displacement_m, self.surface.velocity_m_per_s);
                 let acc = |t: f64, y: f64, u: f64| -law.force_n(y - w - w_dot * t, u - w_dot) / m;
                 let k1 = h * acc(0.0, y, u);
                 let l1 = h * u;
@@ -333,9 +338,10 @@ impl Hammer {
                 self.position_m = y + (l1 + 2.0 * l2 + 2.0 * l3 + l4) / 6.0;
                 self.velocity_m_per_s = u + (k1 + 2.0 * k2 + 2.0 * k3 + k4) / 6.0;
                 let mean_force = -m * (self.velocity_m_per_s - u) / h;
-                bank.advance(slot, mean_force);
-                let (x1, v1) = self.relative(bank);
-                self.force_n = law.force_n(x1, v1);
+                self.surface = bank.advance(slot, mean_force);
+                let x1 = self.position_m - self.surface.displacement_m;
+                self.force_n =
+                    law.force_n(x1, self.velocity_m_per_s - self.surface.velocity_m_per_s);
             }
         }
         self.guard_energy(bank);
@@ -390,6 +396,7 @@ impl Hammer {
                 bank.scale_vibration(((object - left_j).max(0.0) / object).sqrt());
                 self.position_m = bank.strike_displacement_m() + x1;
             }
+            self.surface = bank.surface();
             let (x1, v1) = self.relative(bank);
             self.force_n = law.force_n(x1, v1);
             energy = self.energy_j() + bank.energy_j() + potential_j(&law, x1);
@@ -425,8 +432,8 @@ fn solve_discrete_gradient(
     guess: f64,
 ) -> (f64, u32) {
     let (k, a, lambda) = (law.stiffness, law.alpha, law.mu_s_per_m * law.stiffness);
-    let v0 = potential_j(law, x0);
     let p0 = if x0 > 0.0 { x0.powf(a) } else { 0.0 };
+    let v0 = k * x0.max(0.0) * p0 / (a + 1.0);
     // Φ and dΦ/dx₁ at x₁.
     let phi = |x1: f64| -> (f64, f64) {
         let dx = x1 - x0;
@@ -463,21 +470,24 @@ fn solve_discrete_gradient(
     if hi0 <= 0.0 {
         return (0.0, 0);
     }
-    // g(F) = F − Φ is negative at 0. In restitution the damper can make Φ grow with F, so widen
-    // the bracket until g changes sign (Φ vanishes once x₁ is far enough below zero).
-    let (mut lo, mut hi) = (0.0, hi0);
-    let mut iterations = 0;
-    while hi - phi(x_base - c * hi).0 < 0.0 && iterations < MAX_NEWTON_ITERATIONS {
-        lo = hi;
-        hi *= 2.0;
-        iterations += 1;
-    }
     let g = |force: f64| {
         let (value, slope_x) = phi(x_base - c * force);
         (force - value, 1.0 + c * slope_x)
     };
-    let (force, newton_iterations) = safeguarded_newton(g, lo, hi, guess, 1e-13 * hi);
-    (force, iterations + newton_iterations)
+    // g(F) = F − Φ is negative at 0 and usually positive at Φ(x₁(0)). In restitution the damper can
+    // make Φ grow with F: when the root sits at the top of the bracket and g is still negative
+    // there, widen it (Φ vanishes once x₁ is far enough below zero) and solve again.
+    let (mut lo, mut hi) = (0.0, hi0);
+    let mut iterations = 0;
+    loop {
+        let (force, newton_iterations) = safeguarded_newton(g, lo, hi, guess, 1e-13 * hi);
+        iterations += newton_iterations;
+        if force < hi * (1.0 - 1e-12) || g(hi).0 >= 0.0 || iterations >= MAX_NEWTON_ITERATIONS {
+            return (force, iterations);
+        }
+        lo = hi;
+        hi *= 2.0;
+    }
 }
 
 #[cfg(test)]

@@ -47,6 +47,17 @@ struct Step {
     mobility_m_per_s_per_n: f64,
 }
 
+/// The object as the hammer and the listener see it after a step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Surface {
+    /// Displacement of the strike point, m.
+    pub displacement_m: f64,
+    /// Velocity of the strike point, m/s.
+    pub velocity_m_per_s: f64,
+    /// Velocity at the pickup, m/s (the output signal).
+    pub pickup_m_per_s: f64,
+}
+
 /// The step lengths a bank keeps transitions for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Slot {
@@ -225,15 +236,47 @@ impl ModalBank {
         self.p = [0.0; MAX_MODES];
     }
 
-    /// Advance one step of `slot` with the force `force_n` (N) held on the strike point.
+    /// Advance one step of `slot` with the force `force_n` (N) held on the strike point, and read
+    /// the strike point and the pickup after it in the same pass.
     #[inline]
-    pub fn advance(&mut self, slot: Slot, force_n: f64) {
+    pub fn advance(&mut self, slot: Slot, force_n: f64) -> Surface {
         let t = match slot {
             Slot::Full => &self.full,
             Slot::Sub => &self.sub,
             Slot::OneOff => &self.one_off,
         };
-        Self::advance_modes(t, self.num_modes, &mut self.q, &mut self.p, force_n);
+        let (strike, pickup) = (&self.strike, &self.pickup);
+        let (q, p) = (&mut self.q, &mut self.p);
+        let mut w = [0.0; LANES];
+        let mut w_dot = [0.0; LANES];
+        let mut out = [0.0; LANES];
+        for base in (0..padded(self.num_modes)).step_by(LANES) {
+            for lane in 0..LANES {
+                let i = base + lane;
+                let (qi, pi) = (q[i], p[i]);
+                let q_next = t.a00[i] * qi + t.a01[i] * pi + t.b0[i] * force_n;
+                let p_next = t.a10[i] * qi + t.a11[i] * pi + t.b1[i] * force_n;
+                q[i] = q_next;
+                p[i] = p_next;
+                w[lane] += strike[i] * q_next;
+                w_dot[lane] += strike[i] * p_next;
+                out[lane] += pickup[i] * p_next;
+            }
+        }
+        Surface {
+            displacement_m: w.iter().sum(),
+            velocity_m_per_s: w_dot.iter().sum(),
+            pickup_m_per_s: out.iter().sum(),
+        }
+    }
+
+    /// The strike point and the pickup now.
+    pub fn surface(&self) -> Surface {
+        Surface {
+            displacement_m: self.strike_displacement_m(),
+            velocity_m_per_s: self.strike_velocity_m_per_s(),
+            pickup_m_per_s: self.pickup_velocity_m_per_s(),
+        }
     }
 
     /// Strike-point displacement (m) and velocity (m/s) after one force-free step of `slot`,
@@ -260,22 +303,6 @@ impl ModalBank {
     pub fn compliance(&self, slot: Slot) -> (f64, f64) {
         let t = self.step_for(slot);
         (t.compliance_m_per_n, t.mobility_m_per_s_per_n)
-    }
-
-    #[inline]
-    fn advance_modes(
-        t: &Step,
-        n: usize,
-        q: &mut [f64; MAX_MODES],
-        p: &mut [f64; MAX_MODES],
-        f: f64,
-    ) {
-        let n = padded(n);
-        for i in 0..n {
-            let (qi, pi) = (q[i], p[i]);
-            q[i] = t.a00[i] * qi + t.a01[i] * pi + t.b0[i] * f;
-            p[i] = t.a10[i] * qi + t.a11[i] * pi + t.b1[i] * f;
-        }
     }
 
     /// Advance one full sample with no force on the object (free ringing) and return the pickup
