@@ -98,11 +98,15 @@ impl ObjectSpec {
 }
 
 /// One candidate mode before sorting: frequency ratio and mode-shape values at strike and pickup.
+/// Circular objects leave the shapes to be computed after sorting (`bessel`), only for the modes
+/// kept, since each costs two Bessel-function evaluations.
 #[derive(Clone, Copy, Default)]
 struct Candidate {
     ratio: f64,
     strike: f64,
     pickup: f64,
+    /// (order m, radial wavenumber κ) of a circular mode whose shapes are J_m(κr)·cos(mθ).
+    bessel: Option<(i32, f64)>,
 }
 
 /// Candidates generated for the 2-D objects before the lowest are kept.
@@ -121,8 +125,8 @@ pub fn object_modes(spec: &ObjectSpec, out: &mut [Mode; MAX_MODES]) -> usize {
         ObjectKind::MarimbaBar => bar(&mut candidates, wanted, s, p, Some(MARIMBA_RATIOS)),
         ObjectKind::RectangularPlate => rectangular_plate(&mut candidates, 0.7, s, p),
         ObjectKind::Plank => rectangular_plate(&mut candidates, 0.2, s, p),
-        ObjectKind::CircularPlate => circular(&mut candidates, s, p, chladni_ratio),
-        ObjectKind::Membrane => circular(&mut candidates, s, p, membrane_ratio),
+        ObjectKind::CircularPlate => circular_plate(&mut candidates),
+        ObjectKind::Membrane => membrane(&mut candidates),
         ObjectKind::Bell => rim(&mut candidates, wanted, s, p, bell_partial),
         ObjectKind::Glass => rim(&mut candidates, wanted, s, p, glass_partial),
         ObjectKind::String => string(&mut candidates, wanted, s, p),
@@ -130,6 +134,13 @@ pub fn object_modes(spec: &ObjectSpec, out: &mut [Mode; MAX_MODES]) -> usize {
     let candidates = &mut candidates[..count];
     candidates.sort_unstable_by(|a, b| a.ratio.total_cmp(&b.ratio));
     let n = wanted.min(count);
+    for c in candidates[..n].iter_mut() {
+        if let Some((m, kappa)) = c.bessel {
+            // Struck at r = s, θ = 0; heard at r = p, θ = 0.7 rad.
+            c.strike = libm::jn(m, kappa * s.max(1e-3));
+            c.pickup = libm::jn(m, kappa * p.max(1e-3)) * (0.7 * f64::from(m)).cos();
+        }
+    }
     let gamma = 2.0 * spec.damping_slope.clamp(0.0, 1.0);
     for (mode, c) in out.iter_mut().zip(candidates.iter()).take(n) {
         let ratio = c.ratio.powf(1.0 + spec.stretch);
@@ -193,6 +204,7 @@ fn bar(out: &mut [Candidate], n: usize, s: f64, p: f64, tuned: Option<[f64; 3]>)
             ratio,
             strike: 0.5 * bar_shape(b, s),
             pickup: 0.5 * bar_shape(b, p),
+            bessel: None,
         };
     }
     n
@@ -212,6 +224,7 @@ fn rectangular_plate(out: &mut [Candidate], aspect: f64, s: f64, p: f64) -> usiz
                 ratio: (mf * mf + (nf / aspect).powi(2)) / base,
                 strike: (mf * PI * s).sin() * (nf * PI * 0.37).sin(),
                 pickup: (mf * PI * p).sin() * (nf * PI * 0.61).sin(),
+                bessel: None,
             };
             count += 1;
         }
@@ -221,37 +234,20 @@ fn rectangular_plate(out: &mut [Candidate], aspect: f64, s: f64, p: f64) -> usiz
 
 /// Free-edge circular plate: Chladni's law f ∝ (m + 2n)² (Rossing, "Chladni's law for vibrating
 /// plates", Am. J. Phys. 50, 1982) for m nodal diameters and n nodal circles, normalised to the
-/// lowest flexural mode (2, 0); the rigid-body modes (0, 0) and (1, 0) are excluded.
-fn chladni_ratio(m: usize, n: usize) -> Option<(f64, f64)> {
-    let order = (m + 2 * n) as f64;
-    (m + 2 * n >= 2).then_some(((order / 2.0).powi(2), order * PI / 2.0))
-}
-
-/// Ideal circular membrane: f_mn ∝ j_mn, the n-th zero of the Bessel function J_m (Fletcher &
-/// Rossing §3.6), normalised to j₀₁.
-fn membrane_ratio(m: usize, n: usize) -> Option<(f64, f64)> {
-    let j = bessel_zero(m, n + 1);
-    Some((j / bessel_zero(0, 1), j))
-}
-
-/// Modes (m, n) of a circular object from `ratio_of(m, n) = (ratio, radial wavenumber)`, shapes
-/// J_m(κr)·cos(mθ): struck at r = s, θ = 0; heard at r = p, θ = 0.7 rad.
-fn circular(
-    out: &mut [Candidate],
-    s: f64,
-    p: f64,
-    ratio_of: fn(usize, usize) -> Option<(f64, f64)>,
-) -> usize {
-    let mut count = 0;
+/// lowest flexural mode (2, 0); the rigid-body modes (0, 0) and (1, 0) are excluded. Shapes are
+/// approximated by J_m(κr) with κ = (m + 2n)·π/2 (the I_m part of the free-edge shape matters only
+/// near the rim).
+fn circular_plate(out: &mut [Candidate]) -> usize {
     let side = (out.len() as f64).sqrt() as usize;
+    let mut count = 0;
     for m in 0..side {
         for n in 0..side {
-            if let Some((ratio, kappa)) = ratio_of(m, n) {
-                let order = m as i32;
+            let order = (m + 2 * n) as f64;
+            if m + 2 * n >= 2 {
                 out[count] = Candidate {
-                    ratio,
-                    strike: libm::jn(order, kappa * s.max(1e-3)),
-                    pickup: libm::jn(order, kappa * p.max(1e-3)) * (0.7 * m as f64).cos(),
+                    ratio: (order / 2.0).powi(2),
+                    bessel: Some((m as i32, order * PI / 2.0)),
+                    ..Candidate::default()
                 };
                 count += 1;
             }
@@ -260,25 +256,153 @@ fn circular(
     count
 }
 
-/// n-th positive zero of J_m: McMahon's asymptotic start (Abramowitz & Stegun 9.5.12), then Newton
-/// with J_m' = (J_{m−1} − J_{m+1})/2.
-fn bessel_zero(m: usize, n: usize) -> f64 {
-    let order = m as i32;
-    let beta = (n as f64 + m as f64 / 2.0 - 0.25) * PI;
-    let mu = 4.0 * (m * m) as f64;
-    let mut x = beta
-        - (mu - 1.0) / (8.0 * beta)
-        - 4.0 * (mu - 1.0) * (7.0 * mu - 31.0) / (3.0 * (8.0 * beta).powi(3));
-    for _ in 0..20 {
-        let derivative = 0.5 * (libm::jn(order - 1, x) - libm::jn(order + 1, x));
-        let step = libm::jn(order, x) / derivative;
-        x -= step;
-        if step.abs() < 1e-13 * x {
-            break;
-        }
+/// Ideal circular membrane: f_mn ∝ j_mn, the n-th zero of J_m (Fletcher & Rossing §3.6), normalised
+/// to j₀₁; shapes J_m(j_mn·r)·cos(mθ).
+fn membrane(out: &mut [Candidate]) -> usize {
+    let j01 = MEMBRANE_ZEROS[0].1;
+    for (c, &(m, j)) in out.iter_mut().zip(MEMBRANE_ZEROS.iter()) {
+        *c = Candidate {
+            ratio: j / j01,
+            bessel: Some((i32::from(m), j)),
+            ..Candidate::default()
+        };
     }
-    x
+    MEMBRANE_ZEROS.len()
 }
+
+/// The 128 smallest zeros j_mn of the Bessel functions J_m, ascending, as (m, j_mn): found by a sign
+/// scan of libm's J_m in steps of 0.25 and bisection (consecutive zeros of one J_m are more than π
+/// apart), and checked in the tests against the same search and against J_m(j_mn) = 0.
+const MEMBRANE_ZEROS: [(u8, f64); MAX_MODES] = [
+    (0, 2.404825557696),
+    (1, 3.831705970208),
+    (2, 5.135622301841),
+    (0, 5.520078110286),
+    (3, 6.380161895924),
+    (1, 7.015586669816),
+    (4, 7.588342434504),
+    (2, 8.417244140400),
+    (0, 8.653727912911),
+    (5, 8.771483815960),
+    (3, 9.761023129982),
+    (6, 9.936109524218),
+    (1, 10.173468135063),
+    (4, 11.064709488501),
+    (7, 11.086370019245),
+    (2, 11.619841172149),
+    (0, 11.791534439014),
+    (8, 12.225092264005),
+    (5, 12.338604197467),
+    (3, 13.015200721698),
+    (1, 13.323691936314),
+    (9, 13.354300477435),
+    (6, 13.589290170541),
+    (4, 14.372536671618),
+    (10, 14.475500686555),
+    (2, 14.795951782351),
+    (7, 14.821268727013),
+    (0, 14.930917708488),
+    (11, 15.589847884455),
+    (5, 15.700174079712),
+    (8, 16.037774190888),
+    (3, 16.223466160319),
+    (1, 16.470630050878),
+    (12, 16.698249933848),
+    (6, 17.003819667816),
+    (9, 17.241220382489),
+    (4, 17.615966049805),
+    (13, 17.801435153282),
+    (2, 17.959819494988),
+    (0, 18.071063967911),
+    (7, 18.287582832482),
+    (10, 18.433463666967),
+    (14, 18.899997953174),
+    (5, 18.980133875180),
+    (3, 19.409415226435),
+    (8, 19.554536430997),
+    (1, 19.615858510468),
+    (11, 19.615966903967),
+    (15, 19.994430629816),
+    (6, 20.320789213567),
+    (12, 20.789906360078),
+    (9, 20.807047789264),
+    (4, 20.826932956962),
+    (16, 21.085146113065),
+    (2, 21.116997053022),
+    (0, 21.211636629879),
+    (7, 21.641541019848),
+    (13, 21.956244067836),
+    (10, 22.046985364698),
+    (17, 22.172494618826),
+    (5, 22.217799896561),
+    (3, 22.582729593104),
+    (1, 22.760084380593),
+    (8, 22.945173131875),
+    (14, 23.115778347253),
+    (18, 23.256776085110),
+    (11, 23.275853726263),
+    (6, 23.586084435581),
+    (4, 24.019019524771),
+    (9, 24.233885257751),
+    (15, 24.269180026209),
+    (2, 24.270112313573),
+    (19, 24.338249623407),
+    (0, 24.352471530749),
+    (12, 24.494885043881),
+    (7, 24.934927887673),
+    (16, 25.417019006343),
+    (20, 25.417140814073),
+    (5, 25.430341154223),
+    (10, 25.509450554183),
+    (13, 25.705103053925),
+    (3, 25.748166699295),
+    (1, 25.903672087618),
+    (8, 26.266814641177),
+    (21, 26.493647416019),
+    (17, 26.559784138025),
+    (11, 26.773322545510),
+    (6, 26.820151983411),
+    (14, 26.907368976182),
+    (4, 27.199087765981),
+    (2, 27.420573549985),
+    (0, 27.493479132040),
+    (22, 27.567943891262),
+    (9, 27.583748963573),
+    (18, 27.697898350855),
+    (12, 28.026709949973),
+    (15, 28.102415231668),
+    (7, 28.191188459483),
+    (5, 28.626618307291),
+    (23, 28.640185030764),
+    (19, 28.831730351301),
+    (10, 28.887375063530),
+    (3, 28.908350780922),
+    (1, 29.046828534917),
+    (13, 29.270630441875),
+    (16, 29.290870696313),
+    (8, 29.545659670999),
+    (24, 29.710508889811),
+    (20, 29.961603791625),
+    (6, 30.033722386570),
+    (11, 30.179061178785),
+    (4, 30.371007667117),
+    (17, 30.473279946334),
+    (14, 30.505950163896),
+    (2, 30.569204495516),
+    (0, 30.634606468432),
+    (25, 30.779039186567),
+    (9, 30.885378967697),
+    (21, 31.087804546030),
+    (7, 31.422794192266),
+    (12, 31.459960035318),
+    (18, 31.650118151857),
+    (15, 31.733413344375),
+    (5, 31.811716724048),
+    (26, 31.845887278687),
+    (3, 32.064852407098),
+    (1, 32.189679910974),
+    (22, 32.210586549482),
+];
 
 /// Church-bell partials relative to the prime, with their circumferential order m: hum 0.5, prime
 /// 1, tierce 1.2, quint 1.5, nominal 2, then the upper partials of a minor-third bell (Fletcher &
@@ -327,6 +451,7 @@ fn rim(
             ratio,
             strike: (m * PI * s).cos(),
             pickup: (m * PI * p).cos(),
+            bessel: None,
         };
     }
     n
@@ -340,6 +465,7 @@ fn string(out: &mut [Candidate], n: usize, s: f64, p: f64) -> usize {
             ratio: k,
             strike: (k * PI * s).sin(),
             pickup: (k * PI * p).sin(),
+            bessel: None,
         };
     }
     n

@@ -81,7 +81,46 @@ fn membrane_ratios_are_bessel_zeros() {
             mode.freq_hz / 100.0
         );
     }
-    assert!(libm::jn(3, bessel_zero(3, 4)).abs() < 1e-12);
+}
+
+#[test]
+fn membrane_table_holds_the_smallest_bessel_zeros() {
+    // Every entry is a zero of its J_m ...
+    for &(m, j) in &MEMBRANE_ZEROS {
+        assert!(libm::jn(i32::from(m), j).abs() < 1e-10, "J_{m}({j})");
+    }
+    // ... and they are the 128 smallest: an independent search by Newton from McMahon's start
+    // (A&S 9.5.12) for n ≥ m/2 and from the first-zero asymptote m + 1.8558·m^(1/3) otherwise,
+    // stepping through each J_m's zeros (more than π apart) up to the table's largest value.
+    let largest = MEMBRANE_ZEROS[MAX_MODES - 1].1;
+    let mut found = Vec::new();
+    for m in 0..40i32 {
+        let mut x = if m == 0 {
+            2.4
+        } else {
+            f64::from(m) + 1.8558 * f64::from(m).powf(1.0 / 3.0)
+        };
+        while x <= largest + 1.0 {
+            for _ in 0..60 {
+                let d = 0.5 * (libm::jn(m - 1, x) - libm::jn(m + 1, x));
+                x -= libm::jn(m, x) / d;
+            }
+            if x <= largest + 1e-9
+                && found
+                    .iter()
+                    .all(|&(fm, fx): &(i32, f64)| fm != m || (fx - x).abs() > 1e-6)
+            {
+                found.push((m, x));
+            }
+            x += std::f64::consts::PI;
+        }
+    }
+    found.sort_by(|a, b| a.1.total_cmp(&b.1));
+    assert_eq!(found.len(), MAX_MODES);
+    for (table, search) in MEMBRANE_ZEROS.iter().zip(&found) {
+        assert_eq!(i32::from(table.0), search.0);
+        assert!((table.1 - search.1).abs() < 1e-9);
+    }
 }
 
 #[test]
