@@ -4,7 +4,7 @@ mod hertz_damper;
 mod hunt_crossley;
 
 pub use hertz_damper::HertzDamper;
-pub use hunt_crossley::HuntCrossley;
+pub use hunt_crossley::{pow_exponent, HuntCrossley};
 
 /// A contact law f(x, v): force in N (≥ 0, pushing the bodies apart) at compression `x` (m) and
 /// compression velocity `v` (m/s). Zero for x ≤ 0.

@@ -411,7 +411,7 @@ impl Hammer {
 #[inline]
 fn potential_j(law: &HuntCrossley, x_m: f64) -> f64 {
     if x_m > 0.0 {
-        law.stiffness * x_m.powf(law.alpha + 1.0) / (law.alpha + 1.0)
+        law.stiffness * x_m * law.x_pow_alpha(x_m) / (law.alpha + 1.0)
     } else {
         0.0
     }
@@ -432,33 +432,35 @@ fn solve_discrete_gradient(
     guess: f64,
 ) -> (f64, u32) {
     let (k, a, lambda) = (law.stiffness, law.alpha, law.mu_s_per_m * law.stiffness);
-    let p0 = if x0 > 0.0 { x0.powf(a) } else { 0.0 };
-    let v0 = k * x0.max(0.0) * p0 / (a + 1.0);
-    // Φ and dΦ/dx₁ at x₁.
+    let (k_over_q, half_lambda_over_h) = (k / (a + 1.0), 0.5 * lambda / h);
+    let p0 = if x0 > 0.0 { law.x_pow_alpha(x0) } else { 0.0 };
+    let v0 = k_over_q * x0.max(0.0) * p0;
+    // Φ and dΦ/dx₁ at x₁ (one division on the common path).
     let phi = |x1: f64| -> (f64, f64) {
         let dx = x1 - x0;
         let (p1, dp1) = if x1 > 0.0 {
-            let p = x1.powf(a);
+            let p = law.x_pow_alpha(x1);
             (p, a * p / x1)
         } else {
             (0.0, 0.0)
         };
         let (elastic, d_elastic) = if dx.abs() > 1e-9 * x0.abs().max(x1.abs()).max(1e-300) {
             // V(x₁) = k·x₁·x₁^α/(α + 1), reusing the power above.
-            let dv = k * x1.max(0.0) * p1 / (a + 1.0) - v0;
-            (dv / dx, (k * p1 * dx - dv) / (dx * dx))
+            let dv = k_over_q * x1.max(0.0) * p1 - v0;
+            let inv_dx = 1.0 / dx;
+            (dv * inv_dx, (k * p1 - dv * inv_dx) * inv_dx)
         } else {
             // The discrete gradient's limit: V'(x̄), slope V''(x̄)/2.
             let mid = 0.5 * (x0 + x1);
             if mid > 0.0 {
-                let p = mid.powf(a);
+                let p = law.x_pow_alpha(mid);
                 (k * p, 0.5 * k * a * p / mid)
             } else {
                 (0.0, 0.0)
             }
         };
-        let damper = lambda * 0.5 * (p0 + p1) * dx / h;
-        let d_damper = lambda * (0.5 * dp1 * dx + 0.5 * (p0 + p1)) / h;
+        let damper = half_lambda_over_h * (p0 + p1) * dx;
+        let d_damper = half_lambda_over_h * (dp1 * dx + p0 + p1);
         let value = elastic + damper;
         if value > 0.0 {
             (value, d_elastic + d_damper)
