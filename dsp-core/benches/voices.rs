@@ -38,6 +38,18 @@ fn voice(c: &mut Criterion) {
             black_box(contact_out[CONTACT_BLOCK - 1])
         })
     });
+    // The same with an exponent off the fast paths of `pow_exponent` (a general `powf`).
+    let mut soft_general = soft;
+    soft_general.contact.law.alpha = 1.37;
+    group.bench_function("contact_alpha_1_37", |b| {
+        let mut engine = Engine::new(FS);
+        b.iter(|| {
+            engine.reset();
+            engine.note_on(&soft_general, 48, 0.5);
+            engine.process(&soft_general, &mut contact_out);
+            black_box(contact_out[CONTACT_BLOCK - 1])
+        })
+    });
     group.throughput(Throughput::Elements(BLOCK as u64));
     let mut out = vec![0.0f32; BLOCK];
     // A practically undamped object, so the voice rings through every iteration.
