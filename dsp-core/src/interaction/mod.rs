@@ -7,7 +7,7 @@ use crate::integrate::{safeguarded_newton, Method, MAX_NEWTON_ITERATIONS};
 use crate::resonator::{ModalBank, Slot, Surface};
 
 /// Upper bound on sub-steps per sample during a contact.
-pub const MAX_SUBSTEPS: usize = 64;
+pub const MAX_SUBSTEPS: usize = 256;
 
 /// A contact is integrated with at least this many steps: contacts that eq. (9) predicts to be
 /// shorter than this many samples are sub-stepped, the rest run at the sample rate.
