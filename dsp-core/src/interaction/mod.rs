@@ -63,6 +63,9 @@ pub struct Hammer {
     setup: ContactSetup,
     /// The object's strike point and pickup after the last contact step.
     surface: Surface,
+    /// How far (m) the strike point can swing towards the hammer while nothing touches it, from
+    /// the object's energy at the end of the last contact (it only decays until the next one).
+    reach_m: f64,
     contact: Option<Contact>,
     retired: bool,
     contacts: u32,
@@ -79,6 +82,7 @@ impl Hammer {
             force_n: 0.0,
             setup,
             surface: Surface::default(),
+            reach_m: 0.0,
             contact: None,
             retired: true,
             contacts: 0,
@@ -95,6 +99,7 @@ impl Hammer {
         self.velocity_m_per_s = v_in_m_per_s + bank.strike_velocity_m_per_s();
         self.force_n = 0.0;
         self.contact = None;
+        self.reach_m = bank.max_excursion_m();
         self.retired = false;
         self.contacts = 0;
         self.stats = ContactStats {
@@ -151,22 +156,23 @@ impl Hammer {
             return bank.ring();
         }
         let Some(contact) = self.contact else {
+            let y_end = self.position_m + dt_s * self.velocity_m_per_s;
+            if y_end + self.reach_m < 0.0 && self.position_m + self.reach_m < 0.0 {
+                // Out of reach for this whole sample: the surface never gets past −reach.
+                self.position_m = y_end;
+                if y_end + self.reach_m < -RETIRE_GAP_M && self.velocity_m_per_s <= 0.0 {
+                    // Receding and out of reach for good.
+                    self.retire();
+                }
+                return bank.ring();
+            }
             let (x, v) = self.relative(bank);
             // Compression at the end of the sample if nothing touches: the hammer flies straight,
             // the object rings freely.
-            let x_end =
-                self.position_m + dt_s * self.velocity_m_per_s - bank.predict_free(Slot::Full).0;
+            let x_end = y_end - bank.predict_free(Slot::Full).0;
             if x_end <= 0.0 && x <= 0.0 {
-                self.position_m += dt_s * self.velocity_m_per_s;
-                let out = bank.ring();
-                // Out of reach for good: receding, and farther than the object can ever swing.
-                if x < -RETIRE_GAP_M
-                    && self.velocity_m_per_s <= 0.0
-                    && -x > RETIRE_GAP_M + bank.max_excursion_m()
-                {
-                    self.retire();
-                }
-                return out;
+                self.position_m = y_end;
+                return bank.ring();
             }
             self.begin_contact(setup, bank, x, x_end, v, dt_s);
             return self.surface.pickup_m_per_s;
@@ -175,7 +181,7 @@ impl Hammer {
         for _ in 0..contact.sub_steps {
             self.contact_step(bank, Slot::Sub, h);
         }
-        self.end_contact_if_separated();
+        self.end_contact_if_separated(bank);
         self.surface.pickup_m_per_s
     }
 
@@ -229,7 +235,7 @@ impl Hammer {
                 self.contact_step(bank, Slot::OneOff, h_first);
             }
         }
-        self.end_contact_if_separated();
+        self.end_contact_if_separated(bank);
     }
 
     /// Sub-steps per sample so the contact predicted by eq. (9) for a rigid wall, with the reduced
@@ -256,7 +262,7 @@ impl Hammer {
         }
     }
 
-    fn end_contact_if_separated(&mut self) {
+    fn end_contact_if_separated(&mut self, bank: &ModalBank) {
         let x = self.position_m - self.surface.displacement_m;
         let v = self.velocity_m_per_s - self.surface.velocity_m_per_s;
         if self.contacts == 0 {
@@ -269,6 +275,7 @@ impl Hammer {
             self.contacts += 1;
             self.contact = None;
             self.force_n = 0.0;
+            self.reach_m = bank.max_excursion_m();
         }
     }
 
