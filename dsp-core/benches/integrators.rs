@@ -1,6 +1,8 @@
 //! Cost of the four integrators per contact sample and per free-flight sample, with and without
 //! the corrections (compare with Papetti et al., Table IV).
 
+mod common;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use urto_dsp::analytic::Impact;
@@ -97,9 +99,7 @@ fn free_flight(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .warm_up_time(std::time::Duration::from_secs(1))
-        .measurement_time(std::time::Duration::from_secs(2));
+    config = common::config(2);
     targets = contact, free_flight
 }
 criterion_main!(benches);

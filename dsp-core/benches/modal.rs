@@ -1,6 +1,8 @@
 //! Free ringing of a 128-mode bank: ns per mode per sample, against a plain scalar loop over an
 //! array of modes (the same arithmetic, one accumulator, no lane grouping).
 
+mod common;
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use urto_dsp::resonator::{ModalBank, Mode, Slot, MAX_MODES};
@@ -88,9 +90,7 @@ fn ring(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .warm_up_time(std::time::Duration::from_secs(1))
-        .measurement_time(std::time::Duration::from_secs(2));
+    config = common::config(2);
     targets = ring
 }
 criterion_main!(benches);

@@ -1,6 +1,8 @@
 //! Cost of a 32-mode voice in contact and ringing freely, and the real-time factor of 64 voices
 //! of 32 modes at 48 kHz under dense notes.
 
+mod common;
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use urto_dsp::contact::HuntCrossley;
@@ -27,29 +29,22 @@ fn voice(c: &mut Criterion) {
         mu_s_per_m: 0.5,
         alpha: 1.5,
     };
-    let mut contact_out = vec![0.0f32; CONTACT_BLOCK];
-    group.throughput(Throughput::Elements(CONTACT_BLOCK as u64));
-    group.bench_function("contact", |b| {
-        let mut engine = Engine::new(FS);
-        b.iter(|| {
-            engine.reset();
-            engine.note_on(&soft, 48, 0.5);
-            engine.process(&soft, &mut contact_out);
-            black_box(contact_out[CONTACT_BLOCK - 1])
-        })
-    });
     // The same with an exponent off the fast paths of `pow_exponent` (a general `powf`).
     let mut soft_general = soft;
     soft_general.contact.law.alpha = 1.37;
-    group.bench_function("contact_alpha_1_37", |b| {
-        let mut engine = Engine::new(FS);
-        b.iter(|| {
-            engine.reset();
-            engine.note_on(&soft_general, 48, 0.5);
-            engine.process(&soft_general, &mut contact_out);
-            black_box(contact_out[CONTACT_BLOCK - 1])
-        })
-    });
+    let mut contact_out = vec![0.0f32; CONTACT_BLOCK];
+    group.throughput(Throughput::Elements(CONTACT_BLOCK as u64));
+    for (name, patch) in [("contact", soft), ("contact_alpha_1_37", soft_general)] {
+        group.bench_function(name, |b| {
+            let mut engine = Engine::new(FS);
+            b.iter(|| {
+                engine.reset();
+                engine.note_on(&patch, 48, 0.5);
+                engine.process(&patch, &mut contact_out);
+                black_box(contact_out[CONTACT_BLOCK - 1])
+            })
+        });
+    }
     group.throughput(Throughput::Elements(BLOCK as u64));
     let mut out = vec![0.0f32; BLOCK];
     // A practically undamped object, so the voice rings through every iteration.
@@ -100,9 +95,7 @@ fn engine(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .warm_up_time(std::time::Duration::from_secs(1))
-        .measurement_time(std::time::Duration::from_secs(3));
+    config = common::config(3);
     targets = voice, engine
 }
 criterion_main!(benches);

@@ -1,15 +1,14 @@
 //! Property: strikes on random objects never raise the total energy (hammer + modes + contact),
 //! with every integrator under the energy guard, and with AM1 alone.
 
+mod common;
+
+use common::log_range;
 use proptest::prelude::*;
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::integrate::Method;
 use urto_dsp::interaction::{ContactSetup, Hammer};
 use urto_dsp::resonator::{object_modes, ModalBank, Mode, ObjectKind, ObjectSpec, MAX_MODES};
-
-fn log_range(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
-    (lo.log10()..hi.log10()).prop_map(|e| 10f64.powf(e))
-}
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 10_000, ..ProptestConfig::default() })]

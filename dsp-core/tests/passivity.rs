@@ -1,6 +1,9 @@
 //! Property: with both corrections on, no Hunt–Crossley impact ever holds or leaves with more
 //! energy than it came in with, for any integrator, over the parameter ranges.
 
+mod common;
+
+use common::log_range;
 use proptest::prelude::*;
 use urto_dsp::analytic::Impact;
 use urto_dsp::contact::HuntCrossley;
@@ -13,10 +16,6 @@ use urto_dsp::integrate::Method;
 fn sample_rate_for(impact: &Impact) -> f64 {
     let samples = impact.contact_time_s() * 44_100.0;
     44_100.0 * (5.0 / samples).max(1.0) * (2000.0 / samples).min(1.0)
-}
-
-fn log_range(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
-    (lo.log10()..hi.log10()).prop_map(|e| 10f64.powf(e))
 }
 
 proptest! {
