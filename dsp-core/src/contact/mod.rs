@@ -16,28 +16,3 @@ pub trait ContactLaw {
     /// delay-free loop of implicit schemes. Where the force is clamped to zero the partials are 0.
     fn force_and_partials(&self, x_m: f64, v_m_per_s: f64) -> (f64, f64, f64);
 }
-
-/// Either contact law, chosen at run time.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Law {
-    HuntCrossley(HuntCrossley),
-    HertzDamper(HertzDamper),
-}
-
-impl ContactLaw for Law {
-    #[inline]
-    fn force_n(&self, x_m: f64, v_m_per_s: f64) -> f64 {
-        match self {
-            Law::HuntCrossley(law) => law.force_n(x_m, v_m_per_s),
-            Law::HertzDamper(law) => law.force_n(x_m, v_m_per_s),
-        }
-    }
-
-    #[inline]
-    fn force_and_partials(&self, x_m: f64, v_m_per_s: f64) -> (f64, f64, f64) {
-        match self {
-            Law::HuntCrossley(law) => law.force_and_partials(x_m, v_m_per_s),
-            Law::HertzDamper(law) => law.force_and_partials(x_m, v_m_per_s),
-        }
-    }
-}

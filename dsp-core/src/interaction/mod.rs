@@ -34,8 +34,6 @@ pub struct ContactStats {
     pub substeps: usize,
     /// Largest Newton iteration count of one implicit step.
     pub newton_iterations_max: u32,
-    /// Relative velocity (m/s) at the onset of the first contact.
-    pub v_in_m_per_s: f64,
     /// Relative velocity (m/s) at the end of the first contact (NaN while it lasts).
     pub v_out_m_per_s: f64,
     /// Samples the first contact touched.
@@ -224,9 +222,6 @@ impl Hammer {
             energy_j,
         });
         self.stats.substeps = self.stats.substeps.max(sub_steps);
-        if self.contacts == 0 {
-            self.stats.v_in_m_per_s = v_in;
-        }
         // The rest of this sample, (1 − θ)·dt, in the same number of (shorter) steps.
         let h_first = (1.0 - theta) * dt_s / sub_steps as f64;
         if h_first > 0.0 {
