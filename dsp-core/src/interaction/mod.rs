@@ -58,9 +58,15 @@ pub struct Hammer {
     velocity_m_per_s: f64,
     /// Contact force of the last step, N (reused as f_n by Verlet and Heun).
     force_n: f64,
+    /// Contact forces of the two steps before, N (AM1 extrapolates its Newton guess from the
+    /// last three).
+    force_before_n: [f64; 2],
     setup: ContactSetup,
     /// The object's strike point and pickup after the last contact step.
     surface: Surface,
+    /// The strike point after a further force-free step of this slot, read with the last AM1
+    /// step (saves a pass over the modes); cleared when a contact begins.
+    free_prediction: Option<(Slot, f64)>,
     /// How far (m) the strike point can swing towards the hammer while nothing touches it, from
     /// the object's energy at the end of the last contact (it only decays until the next one).
     reach_m: f64,
@@ -78,8 +84,10 @@ impl Hammer {
             position_m: 0.0,
             velocity_m_per_s: 0.0,
             force_n: 0.0,
+            force_before_n: [0.0; 2],
             setup,
             surface: Surface::default(),
+            free_prediction: None,
             reach_m: 0.0,
             contact: None,
             retired: true,
@@ -96,6 +104,7 @@ impl Hammer {
         self.position_m = bank.strike_displacement_m() - gap_m.max(0.0);
         self.velocity_m_per_s = v_in_m_per_s + bank.strike_velocity_m_per_s();
         self.force_n = 0.0;
+        self.force_before_n = [0.0; 2];
         self.contact = None;
         self.reach_m = bank.max_excursion_m();
         self.retired = false;
@@ -110,6 +119,7 @@ impl Hammer {
     pub fn retire(&mut self) {
         self.retired = true;
         self.force_n = 0.0;
+        self.force_before_n = [0.0; 2];
         self.contact = None;
     }
 
@@ -196,6 +206,7 @@ impl Hammer {
         dt_s: f64,
     ) {
         self.setup = *setup;
+        self.free_prediction = None;
         let theta = if x < 0.0 {
             (x / (x - x_end)).clamp(0.0, 1.0)
         } else {
@@ -270,6 +281,7 @@ impl Hammer {
             self.contacts += 1;
             self.contact = None;
             self.force_n = 0.0;
+            self.force_before_n = [0.0; 2];
             self.reach_m = bank.max_excursion_m();
         }
     }
@@ -293,15 +305,24 @@ impl Hammer {
                 // total energy falls by the damper's and the object's losses (for α = 1 and μ = 0
                 // F is the average of f_n and f_{n+1}: eq. 23 exactly).
                 let x0 = y - self.surface.displacement_m;
-                let (w_free, _) = bank.predict_free(slot);
+                let w_free = match self.free_prediction {
+                    Some((predicted, w)) if predicted == slot => w,
+                    _ => bank.predict_free(slot).0,
+                };
                 let (g, _) = bank.compliance(slot);
                 let x_base = y + h * u - w_free;
                 let c = h * h / (2.0 * m) + g;
-                let (force, iterations) = solve_discrete_gradient(&law, x0, x_base, c, h, f);
+                // Quadratic extrapolation of the force: off by O(h³), so Newton usually needs one
+                // evaluation in long contacts.
+                let [f1, f2] = self.force_before_n;
+                let guess = 3.0 * (f - f1) + f2;
+                let (force, iterations) = solve_discrete_gradient(&law, x0, x_base, c, h, guess);
                 self.stats.newton_iterations_max = self.stats.newton_iterations_max.max(iterations);
                 self.position_m = y + h * u - h * h / (2.0 * m) * force;
                 self.velocity_m_per_s = u - h * force / m;
                 self.surface = bank.advance(slot, force);
+                self.free_prediction = Some((slot, self.surface.next_free_displacement_m));
+                self.force_before_n = [f, self.force_before_n[0]];
                 self.force_n = force;
             }
             Method::Verlet => {
@@ -419,11 +440,16 @@ fn potential_j(law: &HuntCrossley, x_m: f64) -> f64 {
     }
 }
 
+/// Newton iterations tried from the extrapolated guess before falling back to the bracketed
+/// solve of [`solve_discrete_gradient`].
+const UNBRACKETED_ITERATIONS: u32 = 4;
+
 /// The held contact force F of one energy-consistent step from compression `x0`, where the new
 /// compression is x₁ = `x_base` − `c`·F:
 /// F = max(0, [V(x₁) − V(x₀)]/(x₁ − x₀) + λ·(x₀^α + x₁^α)/2·(x₁ − x₀)/h), λ = μ·k.
-/// Solved for F ≥ 0 by Newton's method with a bisection safeguard on g(F) = F − Φ(x₁(F)), whose
-/// root is bracketed from [0, Φ(x₁(0))]; Newton starts from `guess` (the last step's force).
+/// Solved for F ≥ 0 on g(F) = F − Φ(x₁(F)): first by plain Newton from `guess` (extrapolated from
+/// the last steps' forces, so it usually converges in one or two evaluations); if that leaves F ≥ 0 or
+/// does not settle, by Newton with a bisection safeguard on the bracket [0, Φ(x₁(0))].
 /// Returns (F, iterations).
 fn solve_discrete_gradient(
     law: &HuntCrossley,
@@ -437,12 +463,13 @@ fn solve_discrete_gradient(
     let (k_over_q, half_lambda_over_h) = (k / (a + 1.0), 0.5 * lambda / h);
     let p0 = if x0 > 0.0 { law.x_pow_alpha(x0) } else { 0.0 };
     let v0 = k_over_q * x0.max(0.0) * p0;
-    // Φ and dΦ/dx₁ at x₁ (one division on the common path).
+    // Φ and dΦ/dx₁ at x₁: x₁^α = x₁·x₁^(α−1) and its derivative α·x₁^(α−1) from one power, and
+    // one division (independent of the power, so the two overlap).
     let phi = |x1: f64| -> (f64, f64) {
         let dx = x1 - x0;
         let (p1, dp1) = if x1 > 0.0 {
-            let p = law.x_pow_alpha(x1);
-            (p, a * p / x1)
+            let r = law.x_pow_alpha_minus_one(x1);
+            (x1 * r, a * r)
         } else {
             (0.0, 0.0)
         };
@@ -455,8 +482,8 @@ fn solve_discrete_gradient(
             // The discrete gradient's limit: V'(x̄), slope V''(x̄)/2.
             let mid = 0.5 * (x0 + x1);
             if mid > 0.0 {
-                let p = law.x_pow_alpha(mid);
-                (k * p, 0.5 * k * a * p / mid)
+                let r = law.x_pow_alpha_minus_one(mid);
+                (k * mid * r, 0.5 * k * a * r)
             } else {
                 (0.0, 0.0)
             }
@@ -470,19 +497,34 @@ fn solve_discrete_gradient(
             (0.0, 0.0)
         }
     };
-    let hi0 = phi(x_base).0;
-    if hi0 <= 0.0 {
-        return (0.0, 0);
-    }
     let g = |force: f64| {
         let (value, slope_x) = phi(x_base - c * force);
         (force - value, 1.0 + c * slope_x)
     };
+    // Plain Newton from the guess. Any root of g with F ≥ 0 makes the step energy-consistent.
+    let mut force = guess.max(0.0);
+    for iteration in 1..=UNBRACKETED_ITERATIONS {
+        let (value, slope) = g(force);
+        let next = force - value / slope;
+        if !(next >= 0.0 && slope > 0.0) {
+            break;
+        }
+        // Newton's error after a step s is about κ·s² (κ the relative curvature of g), so a
+        // relative step of 1e-8 leaves an error near 1e-16.
+        if (next - force).abs() <= 1e-8 * next.max(force) {
+            return (next, iteration);
+        }
+        force = next;
+    }
+    let hi0 = phi(x_base).0;
+    if hi0 <= 0.0 {
+        return (0.0, UNBRACKETED_ITERATIONS);
+    }
     // g(F) = F − Φ is negative at 0 and usually positive at Φ(x₁(0)). In restitution the damper can
     // make Φ grow with F: when the root sits at the top of the bracket and g is still negative
     // there, widen it (Φ vanishes once x₁ is far enough below zero) and solve again.
     let (mut lo, mut hi) = (0.0, hi0);
-    let mut iterations = 0;
+    let mut iterations = UNBRACKETED_ITERATIONS;
     loop {
         let (force, newton_iterations) = safeguarded_newton(g, lo, hi, guess, 1e-13 * hi);
         iterations += newton_iterations;

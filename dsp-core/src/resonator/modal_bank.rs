@@ -5,7 +5,7 @@ pub const MAX_MODES: usize = 128;
 
 /// Modes are processed in groups of this many independent lanes, so the per-sample loops (and
 /// their sums) compile to SIMD; unused lanes of the last group hold zero coefficients.
-const LANES: usize = 4;
+const LANES: usize = 8;
 
 /// One mode of a struck object as the user describes it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -41,6 +41,10 @@ struct Step {
     a11: [f64; MAX_MODES],
     b0: [f64; MAX_MODES],
     b1: [f64; MAX_MODES],
+    /// φᵢ·a00ᵢ and φᵢ·a01ᵢ: the strike point after a further force-free step, Σ (φa00)ᵢqᵢ +
+    /// (φa01)ᵢpᵢ, is read in the same pass as the step itself.
+    strike_a00: [f64; MAX_MODES],
+    strike_a01: [f64; MAX_MODES],
     /// Strike-point displacement (m) and velocity (m/s) per newton held over the step:
     /// Σ φᵢ·b0ᵢ and Σ φᵢ·b1ᵢ.
     compliance_m_per_n: f64,
@@ -56,6 +60,9 @@ pub struct Surface {
     pub velocity_m_per_s: f64,
     /// Velocity at the pickup, m/s (the output signal).
     pub pickup_m_per_s: f64,
+    /// Strike-point displacement (m) after one more force-free step of the same length: what
+    /// [`ModalBank::predict_free`] would return next, read in the same pass.
+    pub next_free_displacement_m: f64,
 }
 
 /// The step lengths a bank keeps transitions for.
@@ -102,6 +109,8 @@ impl Default for Step {
             a11: zero,
             b0: zero,
             b1: zero,
+            strike_a00: zero,
+            strike_a01: zero,
             compliance_m_per_n: 0.0,
             mobility_m_per_s_per_n: 0.0,
         }
@@ -216,6 +225,8 @@ impl ModalBank {
             let gain = self.strike[i] / self.mass_kg;
             t.b0[i] = gain * (1.0 - t.a11[i] - 2.0 * sg * t.a01[i]) / w0_sq;
             t.b1[i] = gain * t.a01[i];
+            t.strike_a00[i] = self.strike[i] * t.a00[i];
+            t.strike_a01[i] = self.strike[i] * t.a01[i];
             t.compliance_m_per_n += self.strike[i] * t.b0[i];
             t.mobility_m_per_s_per_n += self.strike[i] * t.b1[i];
         }
@@ -245,37 +256,24 @@ impl ModalBank {
             Slot::Sub => &self.sub,
             Slot::OneOff => &self.one_off,
         };
-        let (strike, pickup) = (&self.strike, &self.pickup);
-        let (q, p) = (&mut self.q, &mut self.p);
-        let mut w = [0.0; LANES];
-        let mut w_dot = [0.0; LANES];
-        let mut out = [0.0; LANES];
-        for base in (0..padded(self.num_modes)).step_by(LANES) {
-            for lane in 0..LANES {
-                let i = base + lane;
-                let (qi, pi) = (q[i], p[i]);
-                let q_next = t.a00[i] * qi + t.a01[i] * pi + t.b0[i] * force_n;
-                let p_next = t.a10[i] * qi + t.a11[i] * pi + t.b1[i] * force_n;
-                q[i] = q_next;
-                p[i] = p_next;
-                w[lane] += strike[i] * q_next;
-                w_dot[lane] += strike[i] * p_next;
-                out[lane] += pickup[i] * p_next;
-            }
-        }
-        Surface {
-            displacement_m: w.iter().sum(),
-            velocity_m_per_s: w_dot.iter().sum(),
-            pickup_m_per_s: out.iter().sum(),
-        }
+        advance_lanes(
+            t,
+            &self.strike,
+            &self.pickup,
+            &mut self.q,
+            &mut self.p,
+            padded(self.num_modes),
+            force_n,
+        )
     }
 
-    /// The strike point and the pickup now.
+    /// The strike point and the pickup now (no prediction: `next_free_displacement_m` is NaN).
     pub fn surface(&self) -> Surface {
         Surface {
             displacement_m: self.strike_displacement_m(),
             velocity_m_per_s: self.strike_velocity_m_per_s(),
             pickup_m_per_s: self.pickup_velocity_m_per_s(),
+            next_free_displacement_m: f64::NAN,
         }
     }
 
@@ -290,7 +288,7 @@ impl ModalBank {
             for lane in 0..LANES {
                 let i = base + lane;
                 let (qi, pi, phi) = (self.q[i], self.p[i], self.strike[i]);
-                w[lane] += phi * (t.a00[i] * qi + t.a01[i] * pi);
+                w[lane] += t.strike_a00[i] * qi + t.strike_a01[i] * pi;
                 w_dot[lane] += phi * (t.a10[i] * qi + t.a11[i] * pi);
             }
         }
@@ -384,6 +382,18 @@ impl ModalBank {
     }
 }
 
+/// The first `groups` lane groups of a per-mode array, as fixed-size groups the compiler keeps
+/// in vector registers without bounds checks.
+#[inline(always)]
+fn lane_groups(values: &[f64; MAX_MODES], groups: usize) -> &[[f64; LANES]] {
+    &values.as_chunks::<LANES>().0[..groups]
+}
+
+#[inline(always)]
+fn lane_groups_mut(values: &mut [f64; MAX_MODES], groups: usize) -> &mut [[f64; LANES]] {
+    &mut values.as_chunks_mut::<LANES>().0[..groups]
+}
+
 /// The free-ringing pass of [`ModalBank::ring`] over the first `n` modes (a multiple of [`LANES`]),
 /// compiled for AVX2 + FMA as well as the baseline and chosen once at run time.
 #[multiversion::multiversion(targets("x86_64+avx2+fma"))]
@@ -394,18 +404,70 @@ fn ring_lanes(
     p: &mut [f64; MAX_MODES],
     n: usize,
 ) -> f64 {
+    let groups = n.min(MAX_MODES) / LANES;
+    let (a00, a01) = (lane_groups(&t.a00, groups), lane_groups(&t.a01, groups));
+    let (a10, a11) = (lane_groups(&t.a10, groups), lane_groups(&t.a11, groups));
+    let pickup = lane_groups(pickup, groups);
+    let (q, p) = (lane_groups_mut(q, groups), lane_groups_mut(p, groups));
     let mut sum = [0.0; LANES];
-    for base in (0..n.min(MAX_MODES)).step_by(LANES) {
+    for j in 0..groups {
         for lane in 0..LANES {
-            let i = base + lane;
-            let (qi, pi) = (q[i], p[i]);
-            q[i] = t.a00[i] * qi + t.a01[i] * pi;
-            let p_next = t.a10[i] * qi + t.a11[i] * pi;
-            p[i] = p_next;
-            sum[lane] += pickup[i] * p_next;
+            let (qi, pi) = (q[j][lane], p[j][lane]);
+            q[j][lane] = a00[j][lane] * qi + a01[j][lane] * pi;
+            let p_next = a10[j][lane] * qi + a11[j][lane] * pi;
+            p[j][lane] = p_next;
+            sum[lane] += pickup[j][lane] * p_next;
         }
     }
     sum.iter().sum()
+}
+
+/// One step of every mode under the held force `force_n` over the first `n` modes (a multiple
+/// of [`LANES`]), reading the strike point, the pickup and the next force-free prediction in the
+/// same pass; compiled for AVX2 + FMA as well as the baseline and chosen once at run time.
+#[multiversion::multiversion(targets("x86_64+avx2+fma"))]
+fn advance_lanes(
+    t: &Step,
+    strike: &[f64; MAX_MODES],
+    pickup: &[f64; MAX_MODES],
+    q: &mut [f64; MAX_MODES],
+    p: &mut [f64; MAX_MODES],
+    n: usize,
+    force_n: f64,
+) -> Surface {
+    let groups = n.min(MAX_MODES) / LANES;
+    let (a00, a01) = (lane_groups(&t.a00, groups), lane_groups(&t.a01, groups));
+    let (a10, a11) = (lane_groups(&t.a10, groups), lane_groups(&t.a11, groups));
+    let (b0, b1) = (lane_groups(&t.b0, groups), lane_groups(&t.b1, groups));
+    let (sa00, sa01) = (
+        lane_groups(&t.strike_a00, groups),
+        lane_groups(&t.strike_a01, groups),
+    );
+    let (strike, pickup) = (lane_groups(strike, groups), lane_groups(pickup, groups));
+    let (q, p) = (lane_groups_mut(q, groups), lane_groups_mut(p, groups));
+    let mut w = [0.0; LANES];
+    let mut w_dot = [0.0; LANES];
+    let mut out = [0.0; LANES];
+    let mut w_next = [0.0; LANES];
+    for j in 0..groups {
+        for lane in 0..LANES {
+            let (qi, pi) = (q[j][lane], p[j][lane]);
+            let q_next = a00[j][lane] * qi + a01[j][lane] * pi + b0[j][lane] * force_n;
+            let p_next = a10[j][lane] * qi + a11[j][lane] * pi + b1[j][lane] * force_n;
+            q[j][lane] = q_next;
+            p[j][lane] = p_next;
+            w[lane] += strike[j][lane] * q_next;
+            w_dot[lane] += strike[j][lane] * p_next;
+            out[lane] += pickup[j][lane] * p_next;
+            w_next[lane] += sa00[j][lane] * q_next + sa01[j][lane] * p_next;
+        }
+    }
+    Surface {
+        displacement_m: w.iter().sum(),
+        velocity_m_per_s: w_dot.iter().sum(),
+        pickup_m_per_s: out.iter().sum(),
+        next_free_displacement_m: w_next.iter().sum(),
+    }
 }
 
 /// `n` rounded up to whole groups of [`LANES`].
@@ -532,8 +594,11 @@ mod tests {
         bank.prepare(Slot::OneOff, 0.37 / FS);
         let (w_free, w_dot_free) = bank.predict_free(Slot::OneOff);
         let (g, g_v) = bank.compliance(Slot::OneOff);
-        bank.advance(Slot::OneOff, 5.0);
+        let surface = bank.advance(Slot::OneOff, 5.0);
         assert!((bank.strike_displacement_m() - (w_free + 5.0 * g)).abs() < 1e-15);
+        // The prediction read in the same pass is the next force-free step's.
+        let (w_next, _) = bank.predict_free(Slot::OneOff);
+        assert!((surface.next_free_displacement_m - w_next).abs() <= 1e-15 * w_next.abs());
         assert!((bank.strike_velocity_m_per_s() - (w_dot_free + 5.0 * g_v)).abs() < 1e-12);
         assert!(g > 0.0 && g_v > 0.0);
     }
