@@ -35,7 +35,7 @@ proptest! {
         let count = object_modes(&spec, &mut modes);
         let mut bank = ModalBank::new(object_mass_kg);
         bank.set_modes(&modes[..count], fs);
-        let setup = ContactSetup { law: HuntCrossley { stiffness, mu_s_per_m: mu, alpha }, method, guard };
+        let setup = ContactSetup { law: HuntCrossley { stiffness, mu_s_per_m: mu, alpha }, method, guard, exit_correction: true };
         let mut hammer = Hammer::new(hammer_mass_kg, setup);
         hammer.strike(&bank, v_in, 0.0, hammer_mass_kg);
         let mut previous = hammer.total_energy_j(&bank);

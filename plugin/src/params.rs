@@ -305,6 +305,7 @@ impl UrtoParams {
                 },
                 method: self.integrator.value().method(),
                 guard: self.guard.value(),
+                exit_correction: true,
             },
             hammer_mass_kg: pow10(&self.hammer_mass_kg),
             object: ObjectSpec {

@@ -37,6 +37,7 @@ pub fn simulate_object_impact(s: &ObjectImpact) -> ImpactReport {
         law: s.law,
         method: s.method,
         guard: s.guard,
+        exit_correction: true,
     };
     let mut hammer = Hammer::new(s.hammer_mass_kg, setup);
     hammer.strike(&bank, s.v_in_m_per_s, 0.0, s.hammer_mass_kg);

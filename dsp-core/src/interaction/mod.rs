@@ -25,6 +25,32 @@ pub struct ContactSetup {
     pub method: Method,
     /// The energy guard: no contact step may raise the total energy (hammer + object + contact).
     pub guard: bool,
+    /// The paper's exit correction (Section IV-A2) with the exact v_out of eq. (6): applied where
+    /// eq. (6) holds, on a rigid object (no modes) with gravity suspended during contact.
+    pub exit_correction: bool,
+}
+
+/// Gravity on the hammer: the bouncing and the rolling ball.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Gravity {
+    /// Acceleration towards the object in m/s² (0: none, the plain strike).
+    pub accel_m_per_s2: f64,
+    /// Whether gravity also acts during contact (eq. 21, where no correction applies) or is
+    /// suspended there, as the paper's corrections assume.
+    pub in_contact: bool,
+    /// Impacts closing slower than this (m/s) do not separate: at the deepest compression the
+    /// ball settles on the object (the capture velocity of the PLUS model, its Figure 2, below
+    /// which the coefficient of restitution vanishes). 0 disables capture.
+    pub capture_m_per_s: f64,
+}
+
+impl Gravity {
+    /// No gravity: the hammer flies straight.
+    pub const NONE: Gravity = Gravity {
+        accel_m_per_s2: 0.0,
+        in_contact: false,
+        capture_m_per_s: 0.0,
+    };
 }
 
 /// Figures of the contacts since the last strike, for tools and tests.
@@ -38,6 +64,12 @@ pub struct ContactStats {
     pub v_out_m_per_s: f64,
     /// Samples the first contact touched.
     pub contact_samples: usize,
+    /// Contacts begun since the strike.
+    pub onsets: u32,
+    /// Where in its sample the last contact began, as a fraction of the sample (0…1).
+    pub last_onset_fraction: f64,
+    /// Relative closing velocity (m/s) at the last contact's onset.
+    pub last_v_in_m_per_s: f64,
 }
 
 /// A contact under way.
@@ -46,6 +78,12 @@ struct Contact {
     sub_steps: usize,
     /// Total energy after the last step, J (the guard's reference).
     energy_j: f64,
+    /// Relative closing velocity at the onset, m/s.
+    v_in_m_per_s: f64,
+    /// Gravity acting during this contact, m/s² (0 when suspended).
+    gravity_m_per_s2: f64,
+    /// The onset was slower than the capture velocity: the ball settles at the deepest compression.
+    capture: bool,
 }
 
 /// A point-mass hammer striking a [`ModalBank`].
@@ -72,6 +110,13 @@ pub struct Hammer {
     reach_m: f64,
     contact: Option<Contact>,
     retired: bool,
+    /// The ball was captured and rests on the object (retired with its weight left on it).
+    at_rest: bool,
+    gravity: Gravity,
+    /// Out-of-roundness of the ball: each contact's stiffness is k·√(1 + irregularity·ξ), ξ
+    /// uniform in [−1, 1] from `rng` (Hertz: k ∝ √R, the local radius where it lands).
+    irregularity: f64,
+    rng: fastrand::Rng,
     contacts: u32,
     stats: ContactStats,
 }
@@ -91,6 +136,10 @@ impl Hammer {
             reach_m: 0.0,
             contact: None,
             retired: true,
+            at_rest: false,
+            gravity: Gravity::NONE,
+            irregularity: 0.0,
+            rng: fastrand::Rng::with_seed(0),
             contacts: 0,
             stats: ContactStats::default(),
         }
@@ -108,11 +157,28 @@ impl Hammer {
         self.contact = None;
         self.reach_m = bank.max_excursion_m();
         self.retired = false;
+        self.at_rest = false;
         self.contacts = 0;
         self.stats = ContactStats {
             v_out_m_per_s: f64::NAN,
             ..ContactStats::default()
         };
+    }
+
+    /// Gravity from the next sample on (a contact under way keeps what it began with).
+    pub fn set_gravity(&mut self, gravity: Gravity) {
+        self.gravity = gravity;
+    }
+
+    /// The ball's out-of-roundness, 0…1 (see the field), and the seed of the per-contact draws.
+    pub fn set_irregularity(&mut self, irregularity: f64, seed: u64) {
+        self.irregularity = irregularity.clamp(0.0, 1.0);
+        self.rng = fastrand::Rng::with_seed(seed);
+    }
+
+    /// Whether the ball was captured and rests on the object.
+    pub fn is_at_rest(&self) -> bool {
+        self.at_rest
     }
 
     /// Stop the hammer where it is (the voice is being reset or released).
@@ -164,33 +230,61 @@ impl Hammer {
             return bank.ring();
         }
         let Some(contact) = self.contact else {
-            let y_end = self.position_m + dt_s * self.velocity_m_per_s;
+            // Free flight: a parabola under gravity (a line without), exact.
+            let g = self.gravity.accel_m_per_s2;
+            let y_end = self.position_m + dt_s * (self.velocity_m_per_s + 0.5 * g * dt_s);
+            // With g ≥ 0 the path is convex towards the object, so its nearest point to the
+            // object within the sample is an end point.
             if y_end + self.reach_m < 0.0 && self.position_m + self.reach_m < 0.0 {
                 // Out of reach for this whole sample: the surface never gets past −reach.
                 self.position_m = y_end;
-                if y_end + self.reach_m < -RETIRE_GAP_M && self.velocity_m_per_s <= 0.0 {
-                    // Receding and out of reach for good.
+                self.velocity_m_per_s += g * dt_s;
+                if y_end + self.reach_m < -RETIRE_GAP_M && self.velocity_m_per_s <= 0.0 && g <= 0.0
+                {
+                    // Receding, out of reach and never coming back.
                     self.retire();
                 }
                 return bank.ring();
             }
-            let (x, v) = self.relative(bank);
-            // Compression at the end of the sample if nothing touches: the hammer flies straight,
+            let (x, _) = self.relative(bank);
+            // Compression at the end of the sample if nothing touches: the hammer flies free,
             // the object rings freely.
             let x_end = y_end - bank.predict_free(Slot::Full).0;
             if x_end <= 0.0 && x <= 0.0 {
                 self.position_m = y_end;
+                self.velocity_m_per_s += g * dt_s;
                 return bank.ring();
             }
-            self.begin_contact(setup, bank, x, x_end, v, dt_s);
+            self.begin_contact(setup, bank, x, x_end, dt_s);
             return self.surface.pickup_m_per_s;
         };
         let h = dt_s / contact.sub_steps as f64;
         for _ in 0..contact.sub_steps {
             self.contact_step(bank, Slot::Sub, h);
+            if contact.capture && self.settle_if_captured(bank) {
+                return self.surface.pickup_m_per_s;
+            }
         }
         self.end_contact_if_separated(bank);
         self.surface.pickup_m_per_s
+    }
+
+    /// In a captured contact, once the ball stops closing (the deepest compression), it comes to
+    /// rest: its weight m·g stays on the object as a constant force, so the object rings on about
+    /// its loaded equilibrium, and the ball is no longer integrated. Returns whether it settled.
+    fn settle_if_captured(&mut self, bank: &mut ModalBank) -> bool {
+        if self.velocity_m_per_s > self.surface.velocity_m_per_s {
+            return false;
+        }
+        bank.hold_static_force(self.mass_kg * self.gravity.accel_m_per_s2.max(0.0));
+        self.surface = bank.surface();
+        if self.contacts == 0 {
+            self.stats.v_out_m_per_s = 0.0;
+        }
+        self.contacts += 1;
+        self.retire();
+        self.at_rest = true;
+        true
     }
 
     /// A contact begins within this sample: onset at θ·dt, where the compression, interpolated
@@ -202,10 +296,13 @@ impl Hammer {
         bank: &mut ModalBank,
         x: f64,
         x_end: f64,
-        v: f64,
         dt_s: f64,
     ) {
         self.setup = *setup;
+        if self.irregularity > 0.0 {
+            let xi = 2.0 * self.rng.f64() - 1.0;
+            self.setup.law.stiffness *= (1.0 + self.irregularity * xi).max(0.0).sqrt().max(1e-3);
+        }
         self.free_prediction = None;
         let theta = if x < 0.0 {
             (x / (x - x_end)).clamp(0.0, 1.0)
@@ -214,7 +311,9 @@ impl Hammer {
         };
         if theta > 0.0 {
             bank.prepare(Slot::OneOff, theta * dt_s);
-            self.position_m += theta * dt_s * self.velocity_m_per_s;
+            let (t, g) = (theta * dt_s, self.gravity.accel_m_per_s2);
+            self.position_m += t * (self.velocity_m_per_s + 0.5 * g * t);
+            self.velocity_m_per_s += g * t;
             bank.advance(Slot::OneOff, 0.0);
         }
         // The interpolated onset may overshoot by a hair (the surface moves on a curve): start the
@@ -224,21 +323,39 @@ impl Hammer {
         if overshoot_m > 0.0 {
             self.position_m -= overshoot_m;
         }
-        let v_in = v.max(1e-9);
+        let v_in = (self.velocity_m_per_s - self.surface.velocity_m_per_s).max(1e-9);
         let sub_steps = self.sub_steps_for(bank, v_in, dt_s);
         bank.prepare(Slot::Sub, dt_s / sub_steps as f64);
-        let energy_j = self.total_energy_j(bank);
+        let capture = v_in < self.gravity.capture_m_per_s;
+        let gravity_m_per_s2 = if self.gravity.in_contact {
+            self.gravity.accel_m_per_s2
+        } else {
+            0.0
+        };
         self.contact = Some(Contact {
             sub_steps,
-            energy_j,
+            energy_j: 0.0,
+            v_in_m_per_s: v_in,
+            gravity_m_per_s2,
+            capture,
         });
+        let energy_j = self.contact_energy_j(bank);
+        if let Some(contact) = self.contact.as_mut() {
+            contact.energy_j = energy_j;
+        }
         self.stats.substeps = self.stats.substeps.max(sub_steps);
+        self.stats.onsets += 1;
+        self.stats.last_onset_fraction = theta;
+        self.stats.last_v_in_m_per_s = v_in;
         // The rest of this sample, (1 − θ)·dt, in the same number of (shorter) steps.
         let h_first = (1.0 - theta) * dt_s / sub_steps as f64;
         if h_first > 0.0 {
             bank.prepare(Slot::OneOff, h_first);
             for _ in 0..sub_steps {
                 self.contact_step(bank, Slot::OneOff, h_first);
+                if capture && self.settle_if_captured(bank) {
+                    return;
+                }
             }
         }
         self.end_contact_if_separated(bank);
@@ -270,11 +387,19 @@ impl Hammer {
 
     fn end_contact_if_separated(&mut self, bank: &ModalBank) {
         let x = self.position_m - self.surface.displacement_m;
-        let v = self.velocity_m_per_s - self.surface.velocity_m_per_s;
+        let mut v = self.velocity_m_per_s - self.surface.velocity_m_per_s;
         if self.contacts == 0 {
             self.stats.contact_samples += 1;
         }
         if x <= 0.0 && v < 0.0 {
+            if let Some(contact) = self.contact {
+                if self.setup.exit_correction
+                    && bank.num_modes() == 0
+                    && contact.gravity_m_per_s2 == 0.0
+                {
+                    v = self.correct_exit(&contact, x, v);
+                }
+            }
             if self.contacts == 0 {
                 self.stats.v_out_m_per_s = v;
             }
@@ -286,10 +411,41 @@ impl Hammer {
         }
     }
 
-    /// Total energy in joules: hammer kinetic + object + contact potential k·x^(α+1)/(α+1).
+    /// The paper's exit correction (Section IV-A2) on a rigid object: the contact ends with the
+    /// exact v_out of eq. (6) for its v_in, at the instant the compression crossed zero, found by
+    /// linear interpolation within the last step (compression `x` ≤ 0, velocity `v` < 0 now);
+    /// the ball then flies on from x = 0. Returns the corrected exit velocity.
+    fn correct_exit(&mut self, contact: &Contact, x: f64, v: f64) -> f64 {
+        let law = self.setup.law;
+        let v_out = Impact {
+            stiffness: law.stiffness,
+            mu_s_per_m: law.mu_s_per_m,
+            alpha: law.alpha,
+            mass_kg: self.mass_kg,
+            v_in_m_per_s: contact.v_in_m_per_s,
+        }
+        .v_out_exact_m_per_s();
+        let (t, g) = (x / v, self.gravity.accel_m_per_s2);
+        self.position_m = self.surface.displacement_m + t * (v_out + 0.5 * g * t);
+        self.velocity_m_per_s = self.surface.velocity_m_per_s + v_out + g * t;
+        v_out
+    }
+
+    /// Total energy in joules: hammer kinetic + object + contact potential k·x^(α+1)/(α+1) +
+    /// the hammer's potential in gravity, −m·g·y (zero at the object's rest position).
     pub fn total_energy_j(&self, bank: &ModalBank) -> f64 {
         let (x, _) = self.relative(bank);
         self.energy_j() + bank.energy_j() + potential_j(&self.setup.law, x)
+            - self.mass_kg * self.gravity.accel_m_per_s2 * self.position_m
+    }
+
+    /// The energy the contact conserves or loses: [`Hammer::total_energy_j`] without the gravity
+    /// term when gravity is suspended in this contact (then it does no work).
+    fn contact_energy_j(&self, bank: &ModalBank) -> f64 {
+        let g = self.contact.map_or(0.0, |c| c.gravity_m_per_s2);
+        let (x, _) = self.relative(bank);
+        self.energy_j() + bank.energy_j() + potential_j(&self.setup.law, x)
+            - self.mass_kg * g * self.position_m
     }
 
     /// One contact step of length `h` with the object's transition `slot`.
@@ -297,6 +453,8 @@ impl Hammer {
         let law = self.setup.law;
         let m = self.mass_kg;
         let (y, u, f) = (self.position_m, self.velocity_m_per_s, self.force_n);
+        // Gravity in this contact (eq. 21's f_e = m·g), 0 when suspended.
+        let g = self.contact.map_or(0.0, |c| c.gravity_m_per_s2);
         match self.setup.method {
             Method::Am1 => {
                 // Trapezoid rule for the hammer, exact modes under the step's held force F, and F
@@ -309,17 +467,17 @@ impl Hammer {
                     Some((predicted, w)) if predicted == slot => w,
                     _ => bank.predict_free(slot).0,
                 };
-                let (g, _) = bank.compliance(slot);
-                let x_base = y + h * u - w_free;
-                let c = h * h / (2.0 * m) + g;
+                let (compliance, _) = bank.compliance(slot);
+                let x_base = y + h * (u + 0.5 * g * h) - w_free;
+                let c = h * h / (2.0 * m) + compliance;
                 // Quadratic extrapolation of the force: off by O(h³), so Newton usually needs one
                 // evaluation in long contacts.
                 let [f1, f2] = self.force_before_n;
                 let guess = 3.0 * (f - f1) + f2;
                 let (force, iterations) = solve_discrete_gradient(&law, x0, x_base, c, h, guess);
                 self.stats.newton_iterations_max = self.stats.newton_iterations_max.max(iterations);
-                self.position_m = y + h * u - h * h / (2.0 * m) * force;
-                self.velocity_m_per_s = u - h * force / m;
+                self.position_m = y + h * (u + 0.5 * g * h) - h * h / (2.0 * m) * force;
+                self.velocity_m_per_s = u + h * (g - force / m);
                 self.surface = bank.advance(slot, force);
                 self.free_prediction = Some((slot, self.surface.next_free_displacement_m));
                 self.force_before_n = [f, self.force_before_n[0]];
@@ -327,29 +485,30 @@ impl Hammer {
             }
             Method::Verlet => {
                 // Eq. (24), the object advancing under the force f_n held over the step.
-                let v_half = u - 0.5 * h * f / m;
+                let v_half = u + 0.5 * h * (g - f / m);
                 self.position_m = y + h * v_half;
                 self.surface = bank.advance(slot, f);
                 let x1 = self.position_m - self.surface.displacement_m;
                 let f1 = law.force_n(x1, v_half - self.surface.velocity_m_per_s);
-                self.velocity_m_per_s = v_half - 0.5 * h * f1 / m;
+                self.velocity_m_per_s = v_half + 0.5 * h * (g - f1 / m);
                 self.force_n = f1;
             }
             Method::Heun => {
                 // Eq. (25), the object advancing under f_n held over the step.
-                let v_pred = u - h * f / m;
+                let v_pred = u + h * (g - f / m);
                 self.position_m = y + 0.5 * h * (u + v_pred);
                 self.surface = bank.advance(slot, f);
                 let x1 = self.position_m - self.surface.displacement_m;
                 let f1 = law.force_n(x1, v_pred - self.surface.velocity_m_per_s);
-                self.velocity_m_per_s = u - 0.5 * h * (f + f1) / m;
+                self.velocity_m_per_s = u + h * (g - 0.5 * (f + f1) / m);
                 self.force_n = f1;
             }
             Method::Rk4 => {
                 // Eq. (26) for the hammer against the surface moving at its current velocity over
                 // the step; the object then advances under the step's mean force m·Δu/h.
                 let (w, w_dot) = (self.surface.displacement_m, self.surface.velocity_m_per_s);
-                let acc = |t: f64, y: f64, u: f64| -law.force_n(y - w - w_dot * t, u - w_dot) / m;
+                let acc =
+                    |t: f64, y: f64, u: f64| g - law.force_n(y - w - w_dot * t, u - w_dot) / m;
                 let k1 = h * acc(0.0, y, u);
                 let l1 = h * u;
                 let k2 = h * acc(0.5 * h, y + 0.5 * l1, u + 0.5 * k1);
@@ -360,7 +519,7 @@ impl Hammer {
                 let l4 = h * (u + k3);
                 self.position_m = y + (l1 + 2.0 * l2 + 2.0 * l3 + l4) / 6.0;
                 self.velocity_m_per_s = u + (k1 + 2.0 * k2 + 2.0 * k3 + k4) / 6.0;
-                let mean_force = -m * (self.velocity_m_per_s - u) / h;
+                let mean_force = m * (g - (self.velocity_m_per_s - u) / h);
                 self.surface = bank.advance(slot, mean_force);
                 let x1 = self.position_m - self.surface.displacement_m;
                 self.force_n =
@@ -383,7 +542,7 @@ impl Hammer {
         };
         let law = self.setup.law;
         let x = self.position_m - bank.strike_displacement_m();
-        let mut energy = self.energy_j() + bank.energy_j() + potential_j(&law, x);
+        let mut energy = self.contact_energy_j(bank);
         let mut excess = energy - reference_j;
         if excess > 0.0 {
             let kinetic = self.energy_j();
@@ -410,7 +569,7 @@ impl Hammer {
             // Whatever rounding left over comes out of the vibration, the compression held.
             for _ in 0..3 {
                 let x1 = self.position_m - bank.strike_displacement_m();
-                energy = self.energy_j() + bank.energy_j() + potential_j(&law, x1);
+                energy = self.contact_energy_j(bank);
                 let left_j = energy - reference_j;
                 let object = bank.energy_j();
                 if left_j <= 0.0 || object <= 0.0 {
@@ -422,7 +581,7 @@ impl Hammer {
             self.surface = bank.surface();
             let (x1, v1) = self.relative(bank);
             self.force_n = law.force_n(x1, v1);
-            energy = self.energy_j() + bank.energy_j() + potential_j(&law, x1);
+            energy = self.contact_energy_j(bank);
         }
         if let Some(contact) = self.contact.as_mut() {
             contact.energy_j = energy;

@@ -67,6 +67,7 @@ fn sweep_rigid_wall(
                         law,
                         method: Method::Am1,
                         guard: true,
+                        exit_correction: true,
                     };
                     let (v_out, _) = exit_velocity(setup, &mut rigid_object(), v_in);
                     let exact = impact.v_out_exact_m_per_s();
@@ -137,6 +138,7 @@ fn no_contact_step_raises_the_energy() {
                 },
                 method,
                 guard,
+                exit_correction: true,
             };
             let mut hammer = Hammer::new(0.01, setup);
             hammer.strike(&bank, 1.5, 0.0, 0.01);

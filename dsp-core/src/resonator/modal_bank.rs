@@ -241,6 +241,16 @@ impl ModalBank {
         }
     }
 
+    /// A constant force `force_n` (N) now rests on the strike point for good: carry on with the
+    /// vibration about the loaded equilibrium qᵢ = φᵢ·F/(M·ω₀ᵢ²). The free motion of that
+    /// vibration is exactly the motion under the constant force, so ringing on without the force
+    /// is the same sound (velocities and the pickup are unchanged).
+    pub fn hold_static_force(&mut self, force_n: f64) {
+        for i in 0..self.num_modes {
+            self.q[i] -= self.strike[i] * force_n / (self.mass_kg * self.omega0_sq[i]);
+        }
+    }
+
     /// Put every mode at rest.
     pub fn reset(&mut self) {
         self.q = [0.0; MAX_MODES];

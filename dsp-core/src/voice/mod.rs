@@ -97,6 +97,7 @@ impl Default for Patch {
                 },
                 method: Method::Am1,
                 guard: true,
+                exit_correction: true,
             },
             hammer_mass_kg: 0.01,
             object: ObjectSpec::marimba(440.0),

@@ -1,0 +1,152 @@
+//! The bouncing ball against the analytic chain: onset times from the exact v_out of eq. (6),
+//! contact times of eq. (9) and parabolic flights; energy that never rises; capture into rest.
+
+use urto_dsp::analytic::Impact;
+use urto_dsp::contact::HuntCrossley;
+use urto_dsp::integrate::Method;
+use urto_dsp::interaction::{ContactSetup, Gravity, Hammer};
+use urto_dsp::resonator::ModalBank;
+
+const G: f64 = 9.81;
+const BALL_KG: f64 = 0.0027;
+const HEIGHT_M: f64 = 0.3;
+const CAPTURE_M_PER_S: f64 = 0.05;
+
+fn law() -> HuntCrossley {
+    HuntCrossley {
+        stiffness: 3e6,
+        mu_s_per_m: 0.4,
+        alpha: 1.5,
+    }
+}
+
+/// A rigid floor: no modes, so the contact is the paper's mass against a wall.
+fn floor() -> Box<ModalBank> {
+    let mut bank = ModalBank::new(1e12);
+    bank.set_modes(&[], 48_000.0);
+    bank
+}
+
+/// Onset times (s) of the analytic chain for a drop from rest at `HEIGHT_M`: the first after the
+/// free fall √(2h/g), each next one a contact time τ(v) of eq. (9) plus a flight 2·|v_out|/g later,
+/// v_out the exact root of eq. (6). Stops at the first impact slower than the capture velocity;
+/// returns the onsets and that impact's contact time.
+fn analytic_onsets() -> (Vec<f64>, f64) {
+    let law = law();
+    let mut t = (2.0 * HEIGHT_M / G).sqrt();
+    let mut v = (2.0 * G * HEIGHT_M).sqrt();
+    let mut onsets = vec![];
+    loop {
+        onsets.push(t);
+        let impact = Impact {
+            stiffness: law.stiffness,
+            mu_s_per_m: law.mu_s_per_m,
+            alpha: law.alpha,
+            mass_kg: BALL_KG,
+            v_in_m_per_s: v,
+        };
+        if v < CAPTURE_M_PER_S {
+            return (onsets, impact.contact_time_s());
+        }
+        let v_out = -impact.v_out_exact_m_per_s();
+        t += impact.contact_time_s() + 2.0 * v_out / G;
+        v = v_out;
+    }
+}
+
+struct Drop {
+    /// Measured onset times, s.
+    onsets: Vec<f64>,
+    /// Sample at whose end the ball was at rest.
+    rest_sample: Option<usize>,
+    /// Largest rise of the total energy (kinetic + gravity + contact + object) from one sample to
+    /// the next, relative; with gravity suspended during contact, between samples in flight
+    /// (inside a contact the gravity term moves without gravity doing work).
+    worst_rise: f64,
+}
+
+fn drop_ball(fs: f64, method: Method, in_contact: bool) -> Drop {
+    let setup = ContactSetup {
+        law: law(),
+        method,
+        guard: true,
+        exit_correction: true,
+    };
+    let mut bank = floor();
+    let mut ball = Hammer::new(BALL_KG, setup);
+    ball.set_gravity(Gravity {
+        accel_m_per_s2: G,
+        in_contact,
+        capture_m_per_s: CAPTURE_M_PER_S,
+    });
+    ball.strike(&bank, 0.0, HEIGHT_M, BALL_KG);
+    let dt = 1.0 / fs;
+    let mut drop = Drop {
+        onsets: vec![],
+        rest_sample: None,
+        worst_rise: 0.0,
+    };
+    let mut energy = ball.total_energy_j(&bank);
+    for n in 0..(10.0 * fs) as usize {
+        let before = ball.stats().onsets;
+        ball.process_sample(&setup, &mut bank, dt);
+        if ball.stats().onsets > before {
+            drop.onsets
+                .push((n as f64 + ball.stats().last_onset_fraction) * dt);
+        }
+        if in_contact || !ball.in_contact() {
+            let now = ball.total_energy_j(&bank);
+            drop.worst_rise = drop.worst_rise.max((now - energy) / energy);
+            energy = now;
+        }
+        if ball.is_at_rest() {
+            drop.rest_sample = Some(n);
+            break;
+        }
+    }
+    drop
+}
+
+#[test]
+fn bounce_times_follow_the_exact_chain_within_a_sample() {
+    let (expected, last_contact_s) = analytic_onsets();
+    assert!(expected.len() > 10, "{} bounces", expected.len());
+    for fs in [44_100.0, 48_000.0, 96_000.0] {
+        let drop = drop_ball(fs, Method::Am1, false);
+        assert_eq!(drop.onsets.len(), expected.len(), "{fs} Hz");
+        let worst = drop
+            .onsets
+            .iter()
+            .zip(&expected)
+            .map(|(t, e)| (t - e).abs() * fs)
+            .fold(0.0, f64::max);
+        println!(
+            "{fs} Hz: {} bounces over {:.3} s, worst onset error {worst:.2e} samples",
+            expected.len(),
+            expected.last().unwrap()
+        );
+        assert!(worst <= 1.0, "{fs} Hz: onset off by {worst} samples");
+        // At rest within the captured impact: after its onset, before its contact time is over.
+        let rest_s = (drop.rest_sample.expect("comes to rest") + 1) as f64 / fs;
+        let onset = *expected.last().unwrap();
+        assert!(
+            rest_s >= onset && rest_s <= onset + last_contact_s + 1.0 / fs,
+            "{fs} Hz: rest at {rest_s} s, captured impact at {onset} s lasting {last_contact_s} s"
+        );
+    }
+}
+
+#[test]
+fn energy_never_rises_over_the_sequence() {
+    for method in Method::ALL {
+        for in_contact in [false, true] {
+            let drop = drop_ball(48_000.0, method, in_contact);
+            assert!(drop.rest_sample.is_some(), "{method:?} comes to rest");
+            assert!(
+                drop.worst_rise <= 1e-12,
+                "{method:?}, gravity in contact {in_contact}: energy rose by {:e}",
+                drop.worst_rise
+            );
+        }
+    }
+}
