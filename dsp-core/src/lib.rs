@@ -13,4 +13,5 @@ pub mod integrate;
 pub mod interaction;
 pub mod resonator;
 pub mod restitution;
+pub mod roll;
 pub mod voice;

@@ -117,6 +117,10 @@ pub struct Hammer {
     /// uniform in [−1, 1] from `rng` (Hertz: k ∝ √R, the local radius where it lands).
     irregularity: f64,
     rng: fastrand::Rng,
+    /// Acceleration (m/s²) of the rolling track's height under the ball: in the frame that moves
+    /// with the track the ball feels it as an extra acceleration, so the contact law and the
+    /// integrators see a fixed surface (see [`crate::roll`]).
+    track_accel_m_per_s2: f64,
     contacts: u32,
     stats: ContactStats,
 }
@@ -140,6 +144,7 @@ impl Hammer {
             gravity: Gravity::NONE,
             irregularity: 0.0,
             rng: fastrand::Rng::with_seed(0),
+            track_accel_m_per_s2: 0.0,
             contacts: 0,
             stats: ContactStats::default(),
         }
@@ -179,6 +184,31 @@ impl Hammer {
     /// Whether the ball was captured and rests on the object.
     pub fn is_at_rest(&self) -> bool {
         self.at_rest
+    }
+
+    /// The rolling track's acceleration under the ball for the next sample, m/s².
+    pub fn set_track_acceleration(&mut self, accel_m_per_s2: f64) {
+        self.track_accel_m_per_s2 = accel_m_per_s2;
+    }
+
+    /// Contact force of the last step, N.
+    pub fn force_n(&self) -> f64 {
+        self.force_n
+    }
+
+    /// Velocity of the hammer along the strike axis, m/s (in the track's frame when rolling).
+    pub fn velocity_m_per_s(&self) -> f64 {
+        self.velocity_m_per_s
+    }
+
+    /// Lay the ball at rest on the object under gravity, at the static compression where the
+    /// contact force balances its weight (the start of rolling).
+    pub fn place(&mut self, bank: &ModalBank, mass_kg: f64) {
+        let law = self.setup.law;
+        let weight_n = mass_kg * self.gravity.accel_m_per_s2.max(0.0);
+        let x_eq = (weight_n / law.stiffness).powf(1.0 / law.alpha);
+        self.strike(bank, 0.0, 0.0, mass_kg);
+        self.position_m = bank.strike_displacement_m() + x_eq;
     }
 
     /// Stop the hammer where it is (the voice is being reset or released).
@@ -231,7 +261,7 @@ impl Hammer {
         }
         let Some(contact) = self.contact else {
             // Free flight: a parabola under gravity (a line without), exact.
-            let g = self.gravity.accel_m_per_s2;
+            let g = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
             let y_end = self.position_m + dt_s * (self.velocity_m_per_s + 0.5 * g * dt_s);
             // With g ≥ 0 the path is convex towards the object, so its nearest point to the
             // object within the sample is an end point.
@@ -311,7 +341,8 @@ impl Hammer {
         };
         if theta > 0.0 {
             bank.prepare(Slot::OneOff, theta * dt_s);
-            let (t, g) = (theta * dt_s, self.gravity.accel_m_per_s2);
+            let t = theta * dt_s;
+            let g = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
             self.position_m += t * (self.velocity_m_per_s + 0.5 * g * t);
             self.velocity_m_per_s += g * t;
             bank.advance(Slot::OneOff, 0.0);
@@ -374,7 +405,16 @@ impl Hammer {
             mass_kg: m * object_kg / (m + object_kg),
             v_in_m_per_s,
         };
-        let samples = impact.contact_time_s() / dt_s;
+        let mut contact_s = impact.contact_time_s();
+        if self.gravity.in_contact && self.gravity.accel_m_per_s2 > 0.0 {
+            // A contact under gravity may never end (resting, rolling): also resolve half a period
+            // of the ball bouncing in the contact's potential well at its static compression x̄,
+            // π/ω with ω² = k·α·x̄^(α−1)/m.
+            let x_eq = (m * self.gravity.accel_m_per_s2 / law.stiffness).powf(1.0 / law.alpha);
+            let omega_sq = law.stiffness * law.alpha * law.x_pow_alpha_minus_one(x_eq) / m;
+            contact_s = contact_s.min(std::f64::consts::PI / omega_sq.sqrt());
+        }
+        let samples = contact_s / dt_s;
         let n = (MIN_STEPS_PER_CONTACT / samples).ceil();
         if n.is_finite() && n >= 1.0 {
             (n as usize).min(MAX_SUBSTEPS)
@@ -425,7 +465,10 @@ impl Hammer {
             v_in_m_per_s: contact.v_in_m_per_s,
         }
         .v_out_exact_m_per_s();
-        let (t, g) = (x / v, self.gravity.accel_m_per_s2);
+        let (t, g) = (
+            x / v,
+            self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2,
+        );
         self.position_m = self.surface.displacement_m + t * (v_out + 0.5 * g * t);
         self.velocity_m_per_s = self.surface.velocity_m_per_s + v_out + g * t;
         v_out
@@ -453,8 +496,8 @@ impl Hammer {
         let law = self.setup.law;
         let m = self.mass_kg;
         let (y, u, f) = (self.position_m, self.velocity_m_per_s, self.force_n);
-        // Gravity in this contact (eq. 21's f_e = m·g), 0 when suspended.
-        let g = self.contact.map_or(0.0, |c| c.gravity_m_per_s2);
+        // Gravity in this contact (eq. 21's f_e = m·g, 0 when suspended) and the track's pull.
+        let g = self.contact.map_or(0.0, |c| c.gravity_m_per_s2) + self.track_accel_m_per_s2;
         match self.setup.method {
             Method::Am1 => {
                 // Trapezoid rule for the hammer, exact modes under the step's held force F, and F
@@ -525,6 +568,10 @@ impl Hammer {
                 self.force_n =
                     law.force_n(x1, self.velocity_m_per_s - self.surface.velocity_m_per_s);
             }
+        }
+        if let Some(contact) = self.contact.as_mut() {
+            // The track's pull does work on the ball: the guard's reference follows it.
+            contact.energy_j += m * self.track_accel_m_per_s2 * (self.position_m - y);
         }
         self.guard_energy(bank);
     }
