@@ -62,7 +62,7 @@ fn roll(r: &Roll, fs: f64, seconds: f64) -> Vec<f64> {
         in_contact: true,
         capture_m_per_s: 0.0,
     });
-    ball.place(&bank, r.ball_kg);
+    ball.place(&bank, &setup, r.ball_kg);
     let mut rolling = Rolling::new(Track::new(r.settings));
     let dt = 1.0 / fs;
     (0..(seconds * fs) as usize)

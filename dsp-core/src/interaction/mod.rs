@@ -202,9 +202,10 @@ impl Hammer {
     }
 
     /// Lay the ball at rest on the object under gravity, at the static compression where the
-    /// contact force balances its weight (the start of rolling).
-    pub fn place(&mut self, bank: &ModalBank, mass_kg: f64) {
-        let law = self.setup.law;
+    /// contact force of `setup` balances its weight (the start of rolling).
+    pub fn place(&mut self, bank: &ModalBank, setup: &ContactSetup, mass_kg: f64) {
+        self.setup = *setup;
+        let law = setup.law;
         let weight_n = mass_kg * self.gravity.accel_m_per_s2.max(0.0);
         let x_eq = (weight_n / law.stiffness).powf(1.0 / law.alpha);
         self.strike(bank, 0.0, 0.0, mass_kg);
@@ -306,15 +307,21 @@ impl Hammer {
         if self.velocity_m_per_s > self.surface.velocity_m_per_s {
             return false;
         }
-        bank.hold_static_force(self.mass_kg * self.gravity.accel_m_per_s2.max(0.0));
-        self.surface = bank.surface();
         if self.contacts == 0 {
             self.stats.v_out_m_per_s = 0.0;
         }
         self.contacts += 1;
+        self.come_to_rest(bank);
+        true
+    }
+
+    /// The ball stops where it is, its weight m·g left on the object as a constant force: the
+    /// object rings on about its loaded equilibrium and the ball is no longer integrated.
+    pub fn come_to_rest(&mut self, bank: &mut ModalBank) {
+        bank.hold_static_force(self.mass_kg * self.gravity.accel_m_per_s2.max(0.0));
+        self.surface = bank.surface();
         self.retire();
         self.at_rest = true;
-        true
     }
 
     /// A contact begins within this sample: onset at θ·dt, where the compression, interpolated
@@ -480,6 +487,12 @@ impl Hammer {
         let (x, _) = self.relative(bank);
         self.energy_j() + bank.energy_j() + potential_j(&self.setup.law, x)
             - self.mass_kg * self.gravity.accel_m_per_s2 * self.position_m
+    }
+
+    /// Kinetic + object + contact energy in joules: what is in play without gravity's potential.
+    pub fn elastic_energy_j(&self, bank: &ModalBank) -> f64 {
+        let (x, _) = self.relative(bank);
+        self.energy_j() + bank.energy_j() + potential_j(&self.setup.law, x)
     }
 
     /// The energy the contact conserves or loses: [`Hammer::total_energy_j`] without the gravity

@@ -2,8 +2,9 @@
 
 use crate::contact::HuntCrossley;
 use crate::integrate::Method;
-use crate::interaction::{ContactSetup, Hammer};
+use crate::interaction::{ContactSetup, Gravity, Hammer};
 use crate::resonator::{object_modes, ModalBank, Mode, ObjectSpec, MAX_MODES};
+use crate::roll::{RollSettings, Rolling, Track};
 
 /// Voice capacity of an [`Engine`].
 pub const MAX_VOICES: usize = 64;
@@ -68,6 +69,48 @@ impl Tuning {
     }
 }
 
+/// What a note does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayMode {
+    /// One strike of the hammer, which then flies away.
+    Strike,
+    /// A ball dropped (or thrown down) onto the object, bouncing under gravity until it rests.
+    Bounce,
+    /// A ball rolling on the object.
+    Roll,
+}
+
+/// The bouncing ball.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounce {
+    /// Height of the ball above the object at note-on, m; the note's velocity throws it down.
+    pub height_m: f64,
+    /// Gravity (also pressing the rolling ball), suspended or on during contact, and the
+    /// capture velocity.
+    pub gravity: Gravity,
+    /// Out-of-roundness of the ball, 0…1: each contact's stiffness is k·√(1 + irregularity·ξ),
+    /// ξ uniform in [−1, 1] (Hertz: k ∝ √R, the local radius where the ball lands), so no two
+    /// drops are alike; seeded per note, so renders repeat.
+    pub irregularity: f64,
+}
+
+/// The rolling ball.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Roll {
+    pub settings: RollSettings,
+    /// Speed the ball rolls at now, m/s (the plugin maps its modulation source here).
+    pub speed_m_per_s: f64,
+    /// Time constant of the speed's smoothing, s.
+    pub smoothing_s: f64,
+    /// At note-off: lift the ball off (true) or let it roll to a stop and rest (false).
+    pub lift_on_release: bool,
+    /// Time constant of the slowing down when rolling to a stop, s.
+    pub stop_time_s: f64,
+}
+
+/// Speed (m/s) below which a ball rolling to a stop rests.
+const ROLL_REST_M_PER_S: f64 = 1e-4;
+
 /// Plain per-block settings the plugin hands to the engine.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Patch {
@@ -84,6 +127,9 @@ pub struct Patch {
     pub release_fraction: f64,
     /// Linear output gain.
     pub gain: f64,
+    pub mode: PlayMode,
+    pub bounce: Bounce,
+    pub roll: Roll,
 }
 
 impl Default for Patch {
@@ -114,6 +160,23 @@ impl Default for Patch {
             },
             release_fraction: 0.0,
             gain: 1.0,
+            mode: PlayMode::Strike,
+            bounce: Bounce {
+                height_m: 0.3,
+                gravity: Gravity {
+                    accel_m_per_s2: 9.81,
+                    in_contact: false,
+                    capture_m_per_s: 0.02,
+                },
+                irregularity: 0.0,
+            },
+            roll: Roll {
+                settings: RollSettings::marble(),
+                speed_m_per_s: 0.5,
+                smoothing_s: 0.03,
+                lift_on_release: false,
+                stop_time_s: 0.4,
+            },
         }
     }
 }
@@ -128,6 +191,10 @@ struct Voice {
     peak_energy_j: f64,
     bank: Box<ModalBank>,
     hammer: Hammer,
+    /// The rolling ball's place on its track, in roll mode.
+    rolling: Option<Rolling>,
+    /// Rolling to a stop after note-off.
+    stopping: bool,
 }
 
 impl Voice {
@@ -140,15 +207,18 @@ impl Voice {
             peak_energy_j: 0.0,
             bank: ModalBank::new(patch.object_mass_kg),
             hammer: Hammer::new(patch.hammer_mass_kg, patch.contact),
+            rolling: None,
+            stopping: false,
         }
     }
 
-    /// Energy still in play: the object's, plus the hammer's until it has flown out of reach.
+    /// Energy still in play: the object's, plus the hammer's (kinetic and in the contact) until
+    /// it has flown out of reach or come to rest.
     fn energy_j(&self) -> f64 {
         if self.hammer.is_retired() {
             self.bank.energy_j()
         } else {
-            self.hammer.total_energy_j(&self.bank)
+            self.hammer.elastic_energy_j(&self.bank)
         }
     }
 
@@ -156,6 +226,7 @@ impl Voice {
         self.active = false;
         self.bank.reset();
         self.hammer.retire();
+        self.rolling = None;
     }
 
     /// Render `out.len()` samples, added to `out`. Returns false (and adds nothing) if the state
@@ -163,11 +234,33 @@ impl Voice {
     fn render(&mut self, patch: &Patch, dt_s: f64, out: &mut [f32], scratch: &mut [f64]) -> bool {
         let scratch = &mut scratch[..out.len()];
         let gain = OUTPUT_GAIN_PER_M_PER_S * patch.gain;
-        for y in scratch.iter_mut() {
-            *y = gain
-                * self
-                    .hammer
-                    .process_sample(&patch.contact, &mut self.bank, dt_s);
+        if let Some(rolling) = self.rolling.as_mut() {
+            let (target, smoothing) = if self.stopping {
+                (0.0, patch.roll.stop_time_s)
+            } else {
+                (patch.roll.speed_m_per_s, patch.roll.smoothing_s)
+            };
+            for y in scratch.iter_mut() {
+                let track_accel = rolling.advance(target, smoothing, dt_s);
+                self.hammer.set_track_acceleration(track_accel);
+                *y = gain
+                    * self
+                        .hammer
+                        .process_sample(&patch.contact, &mut self.bank, dt_s);
+            }
+            if self.stopping && rolling.speed_m_per_s() < ROLL_REST_M_PER_S {
+                if !self.hammer.is_retired() {
+                    self.hammer.come_to_rest(&mut self.bank);
+                }
+                self.rolling = None;
+            }
+        } else {
+            for y in scratch.iter_mut() {
+                *y = gain
+                    * self
+                        .hammer
+                        .process_sample(&patch.contact, &mut self.bank, dt_s);
+            }
         }
         if !(self.bank.is_finite()
             && self.hammer.is_finite()
@@ -181,7 +274,8 @@ impl Voice {
         }
         let energy = self.energy_j();
         self.peak_energy_j = self.peak_energy_j.max(energy);
-        if energy <= END_ENERGY_RATIO * self.peak_energy_j {
+        // A ball still bouncing or rolling keeps its voice, however quiet for now.
+        if self.hammer.is_retired() && energy <= END_ENERGY_RATIO * self.peak_energy_j {
             self.silence();
         }
         true
@@ -197,6 +291,8 @@ pub struct Engine {
     sample_rate_hz: f64,
     samples_rendered: u64,
     non_finite_resets: u64,
+    /// Notes struck since the last reset: seeds the ball's irregularity and the rolling track.
+    notes_struck: u64,
 }
 
 impl Engine {
@@ -211,6 +307,7 @@ impl Engine {
             sample_rate_hz,
             samples_rendered: 0,
             non_finite_resets: 0,
+            notes_struck: 0,
         }
     }
 
@@ -222,6 +319,7 @@ impl Engine {
     /// Silence every voice.
     pub fn reset(&mut self) {
         self.voices.iter_mut().for_each(Voice::silence);
+        self.notes_struck = 0;
     }
 
     /// Strike `note` with normalised velocity `velocity` ∈ [0, 1]. A note already sounding is
@@ -262,26 +360,66 @@ impl Engine {
         voice.active = true;
         voice.released = false;
         voice.started_at = self.samples_rendered;
+        voice.stopping = false;
+        voice.rolling = None;
+        self.notes_struck += 1;
+        let seed = self.notes_struck ^ (u64::from(note) << 32);
         let v_in = patch.velocity.impact_velocity_m_per_s(velocity);
-        voice
-            .hammer
-            .strike(&voice.bank, v_in, 0.0, patch.hammer_mass_kg);
+        let hammer = &mut voice.hammer;
+        hammer.set_track_acceleration(0.0);
+        match patch.mode {
+            PlayMode::Strike => {
+                hammer.set_gravity(Gravity::NONE);
+                hammer.set_irregularity(0.0, seed);
+                hammer.strike(&voice.bank, v_in, 0.0, patch.hammer_mass_kg);
+            }
+            PlayMode::Bounce => {
+                hammer.set_gravity(patch.bounce.gravity);
+                hammer.set_irregularity(patch.bounce.irregularity, seed);
+                let height_m = patch.bounce.height_m.max(0.0);
+                hammer.strike(&voice.bank, v_in, height_m, patch.hammer_mass_kg);
+            }
+            PlayMode::Roll => {
+                // Pressed by gravity throughout: the contact under way is the rolling itself.
+                hammer.set_gravity(Gravity {
+                    in_contact: true,
+                    capture_m_per_s: 0.0,
+                    ..patch.bounce.gravity
+                });
+                hammer.set_irregularity(0.0, seed);
+                hammer.place(&voice.bank, &patch.contact, patch.hammer_mass_kg);
+                let settings = RollSettings {
+                    seed,
+                    ..patch.roll.settings
+                };
+                voice.rolling = Some(Rolling::new(Track::new(settings)));
+            }
+        }
     }
 
-    /// Release `note`: with a release fraction set, its modes decay that much faster from now on.
+    /// Release `note`: with a release fraction set, its modes decay that much faster from now on;
+    /// a rolling ball is lifted off or rolls to a stop.
     pub fn note_off(&mut self, patch: &Patch, note: u8) {
-        if patch.release_fraction <= 0.0 {
-            return;
-        }
         for voice in self
             .voices
             .iter_mut()
             .filter(|v| v.active && v.note == note && !v.released)
         {
-            voice.released = true;
-            voice
-                .bank
-                .scale_decay(patch.release_fraction.clamp(1e-3, 1.0), self.sample_rate_hz);
+            // A released voice is not struck again by its note; one that only rings on is.
+            voice.released = voice.rolling.is_some() || patch.release_fraction > 0.0;
+            if voice.rolling.is_some() {
+                if patch.roll.lift_on_release {
+                    voice.hammer.retire();
+                    voice.rolling = None;
+                } else {
+                    voice.stopping = true;
+                }
+            }
+            if patch.release_fraction > 0.0 {
+                voice
+                    .bank
+                    .scale_decay(patch.release_fraction.clamp(1e-3, 1.0), self.sample_rate_hz);
+            }
         }
     }
 

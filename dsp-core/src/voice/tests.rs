@@ -127,3 +127,55 @@ fn extreme_contacts_stay_finite() {
         }
     }
 }
+
+fn patch_in(mode: PlayMode) -> Patch {
+    let mut patch = Patch::default();
+    patch.mode = mode;
+    patch.object.num_modes = 16;
+    patch.object.t60_s = 0.3;
+    patch.hammer_mass_kg = 0.005;
+    patch.bounce.height_m = 0.05;
+    patch.bounce.irregularity = 0.3;
+    patch
+}
+
+#[test]
+fn bounce_and_roll_do_not_depend_on_block_size() {
+    for mode in [PlayMode::Bounce, PlayMode::Roll] {
+        let patch = patch_in(mode);
+        let mut a = Engine::new(48_000.0);
+        let mut b = Engine::new(48_000.0);
+        a.note_on(&patch, 60, 0.5);
+        b.note_on(&patch, 60, 0.5);
+        let ya = render(&mut a, &patch, 30_000, 1);
+        let yb = render(&mut b, &patch, 30_000, 777);
+        assert!(peak(&ya) > 1e-4, "{mode:?} is audible");
+        assert_eq!(ya, yb, "{mode:?}");
+    }
+}
+
+#[test]
+fn a_bouncing_ball_comes_to_rest_and_its_voice_ends() {
+    let patch = patch_in(PlayMode::Bounce);
+    let mut e = Engine::new(48_000.0);
+    e.note_on(&patch, 60, 0.2);
+    let y = render(&mut e, &patch, 48_000 * 12, 512);
+    assert!(y.iter().all(|s| s.is_finite()));
+    assert_eq!(e.active_voices(), 0);
+}
+
+#[test]
+fn a_rolling_ball_stops_or_lifts_at_note_off() {
+    for lift in [false, true] {
+        let mut patch = patch_in(PlayMode::Roll);
+        patch.roll.lift_on_release = lift;
+        let mut e = Engine::new(48_000.0);
+        e.note_on(&patch, 60, 0.5);
+        let rolling = render(&mut e, &patch, 24_000, 256);
+        assert!(peak(&rolling[12_000..]) > 1e-5, "rolling is audible");
+        e.note_off(&patch, 60);
+        let y = render(&mut e, &patch, 48_000 * 10, 256);
+        assert!(y.iter().all(|s| s.is_finite()));
+        assert_eq!(e.active_voices(), 0, "lift {lift}");
+    }
+}
