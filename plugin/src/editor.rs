@@ -1,4 +1,5 @@
-//! The egui editor: every parameter, grouped (Contact, Hammer, Output, Object), with its unit.
+//! The egui editor: every parameter, grouped (Contact, Hammer, Output, Object, Bounce, Roll),
+//! with its unit.
 
 use crate::params::UrtoParams;
 use nice_plug::context::gui::GuiContext;
@@ -170,6 +171,76 @@ impl NiceEguiApp for UrtoApp {
                         ParamSlider::for_param(&p.fixed_f0_hz, &setter),
                     );
                     row(ui, "Tuning A4", ParamSlider::for_param(&p.a4_hz, &setter));
+                });
+                group(&mut columns[1], "Bounce", |ui| {
+                    row(ui, "Mode", ParamSlider::for_param(&p.mode, &setter));
+                    row(
+                        ui,
+                        "Drop height",
+                        ParamSlider::for_param(&p.height_m, &setter),
+                    );
+                    row(
+                        ui,
+                        "Gravity",
+                        ParamSlider::for_param(&p.gravity_m_per_s2, &setter),
+                    );
+                    row(
+                        ui,
+                        "Gravity in contact",
+                        ParamSlider::for_param(&p.gravity_in_contact, &setter),
+                    );
+                    ui.label(if p.gravity_in_contact.value() {
+                        "Gravity acts during contact (eq. 21): no exit correction."
+                    } else {
+                        "Gravity suspended during contact: the paper's corrections hold."
+                    });
+                    row(
+                        ui,
+                        "Capture velocity",
+                        ParamSlider::for_param(&p.capture_m_per_s, &setter),
+                    );
+                    row(
+                        ui,
+                        "Irregularity",
+                        ParamSlider::for_param(&p.irregularity, &setter),
+                    );
+                });
+                group(&mut columns[1], "Roll", |ui| {
+                    row(
+                        ui,
+                        "Ball radius",
+                        ParamSlider::for_param(&p.ball_radius_m, &setter),
+                    );
+                    row(
+                        ui,
+                        "Roughness",
+                        ParamSlider::for_param(&p.roughness_log10, &setter),
+                    );
+                    row(
+                        ui,
+                        "Roughness slope",
+                        ParamSlider::for_param(&p.roughness_slope, &setter),
+                    );
+                    row(
+                        ui,
+                        "Out of round",
+                        ParamSlider::for_param(&p.out_of_round, &setter),
+                    );
+                    row(
+                        ui,
+                        "Roll speed",
+                        ParamSlider::for_param(&p.roll_speed_m_per_s, &setter),
+                    );
+                    row(
+                        ui,
+                        "Speed source",
+                        ParamSlider::for_param(&p.roll_source, &setter),
+                    );
+                    row(
+                        ui,
+                        "Lift at release",
+                        ParamSlider::for_param(&p.roll_lift, &setter),
+                    );
                 });
             });
         });

@@ -9,6 +9,7 @@ use nice_plug_egui::EguiEditorState;
 use std::sync::Arc;
 use urto_dsp::voice::Engine;
 
+use params::Controllers;
 pub use params::UrtoParams;
 
 /// The plugin instance.
@@ -19,6 +20,8 @@ pub struct Urto {
     engine: Option<Engine>,
     /// Mono render buffer, sized in `initialize()` for the host's largest block.
     mono: Vec<f32>,
+    /// MIDI controllers the rolling speed can follow.
+    controllers: Controllers,
 }
 
 impl Default for Urto {
@@ -28,6 +31,7 @@ impl Default for Urto {
             editor_state: editor::default_state(),
             engine: None,
             mono: Vec::new(),
+            controllers: Controllers::default(),
         }
     }
 }
@@ -51,7 +55,7 @@ impl Plugin for Urto {
             ..AudioIOLayout::const_default()
         },
     ];
-    const MIDI_INPUT: MidiConfig = MidiConfig::Basic;
+    const MIDI_INPUT: MidiConfig = MidiConfig::MidiCCs;
     const SAMPLE_ACCURATE_AUTOMATION: bool = true;
 
     type Editor = nice_plug_egui::EguiEditor<editor::UrtoApp>;
@@ -97,7 +101,7 @@ impl Plugin for Urto {
         let Some(engine) = &mut self.engine else {
             return ProcessStatus::Error("process() before activate()");
         };
-        let patch = self.params.patch();
+        let mut patch = self.params.patch(&self.controllers);
         engine.set_polyphony(self.params.polyphony.value().max(1) as usize);
         let mono = &mut self.mono[..num_samples];
         // Render up to each note event, then apply it: note timing is sample-accurate.
@@ -118,6 +122,18 @@ impl Plugin for Urto {
                         key: Key::Number(note),
                         ..
                     } => engine.note_off(&patch, note),
+                    NoteEvent::MidiCC { cc, value, .. } => {
+                        match cc {
+                            1 => self.controllers.mod_wheel = value,
+                            11 => self.controllers.expression = value,
+                            _ => {}
+                        }
+                        patch = self.params.patch(&self.controllers);
+                    }
+                    NoteEvent::MidiChannelPressure { pressure, .. } => {
+                        self.controllers.pressure = pressure;
+                        patch = self.params.patch(&self.controllers);
+                    }
                     _ => {}
                 }
                 next_event = context.next_event();

@@ -4,11 +4,12 @@ use nice_plug::prelude::*;
 use std::sync::Arc;
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::integrate::Method;
-use urto_dsp::interaction::ContactSetup;
+use urto_dsp::interaction::{ContactSetup, Gravity};
 use urto_dsp::resonator::{ObjectKind, ObjectSpec, MAX_MODES};
+use urto_dsp::roll::RollSettings;
 use urto_dsp::voice::{
-    Patch, Tuning, VelocityCurve, DEFAULT_POLYPHONY, MAX_ALPHA, MAX_MU_S_PER_M, MAX_STIFFNESS,
-    MAX_VOICES, MIN_ALPHA, MIN_STIFFNESS,
+    Bounce, Patch, PlayMode, Roll, Tuning, VelocityCurve, DEFAULT_POLYPHONY, MAX_ALPHA,
+    MAX_MU_S_PER_M, MAX_STIFFNESS, MAX_VOICES, MIN_ALPHA, MIN_STIFFNESS,
 };
 
 /// The struck object, as the host lists it. Variant IDs are stable.
@@ -55,6 +56,65 @@ impl ObjectChoice {
             ObjectChoice::Glass => ObjectKind::Glass,
             ObjectChoice::Plank => ObjectKind::Plank,
             ObjectChoice::String => ObjectKind::String,
+        }
+    }
+}
+
+/// What a note does. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModeChoice {
+    #[id = "strike"]
+    #[name = "Single strike"]
+    Strike,
+    #[id = "bounce"]
+    #[name = "Bounce"]
+    Bounce,
+    #[id = "roll"]
+    #[name = "Roll"]
+    Roll,
+}
+
+impl ModeChoice {
+    fn mode(self) -> PlayMode {
+        match self {
+            ModeChoice::Strike => PlayMode::Strike,
+            ModeChoice::Bounce => PlayMode::Bounce,
+            ModeChoice::Roll => PlayMode::Roll,
+        }
+    }
+}
+
+/// What sets the rolling speed (a fraction of "Roll speed"). Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpeedSourceChoice {
+    #[id = "fixed"]
+    #[name = "Fixed"]
+    Fixed,
+    #[id = "mod-wheel"]
+    #[name = "Mod wheel (CC 1)"]
+    ModWheel,
+    #[id = "pressure"]
+    #[name = "Channel pressure"]
+    Pressure,
+    #[id = "expression"]
+    #[name = "Expression (CC 11)"]
+    Expression,
+}
+
+/// The latest values (0…1) of the MIDI controllers a rolling speed can follow.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Controllers {
+    pub mod_wheel: f32,
+    pub pressure: f32,
+    pub expression: f32,
+}
+
+impl Default for Controllers {
+    fn default() -> Self {
+        Self {
+            mod_wheel: 0.0,
+            pressure: 0.0,
+            expression: 1.0,
         }
     }
 }
@@ -138,6 +198,36 @@ pub struct UrtoParams {
     pub polyphony: IntParam,
     #[id = "gain"]
     pub gain_db: FloatParam,
+    #[id = "mode"]
+    pub mode: EnumParam<ModeChoice>,
+    /// Drop height of the bouncing ball, m.
+    #[id = "height"]
+    pub height_m: FloatParam,
+    #[id = "gravity"]
+    pub gravity_m_per_s2: FloatParam,
+    /// Gravity during contact (eq. 21, uncorrected) instead of suspended.
+    #[id = "gravity-in-contact"]
+    pub gravity_in_contact: BoolParam,
+    #[id = "capture"]
+    pub capture_m_per_s: FloatParam,
+    #[id = "irregularity"]
+    pub irregularity: FloatParam,
+    #[id = "ball-radius"]
+    pub ball_radius_m: FloatParam,
+    /// RMS roughness of the rolling track, stored as log₁₀(m).
+    #[id = "roughness"]
+    pub roughness_log10: FloatParam,
+    #[id = "roughness-slope"]
+    pub roughness_slope: FloatParam,
+    #[id = "out-of-round"]
+    pub out_of_round: FloatParam,
+    #[id = "roll-speed"]
+    pub roll_speed_m_per_s: FloatParam,
+    #[id = "roll-source"]
+    pub roll_source: EnumParam<SpeedSourceChoice>,
+    /// At note-off, lift the rolling ball off instead of letting it roll to a stop.
+    #[id = "roll-lift"]
+    pub roll_lift: BoolParam,
 }
 
 /// A float parameter shown with `decimals` decimals and `unit`, parsed with or without the unit.
@@ -287,13 +377,75 @@ impl Default for UrtoParams {
                 },
             ),
             gain_db: float("Output gain", 0.0, linear(-48.0, 12.0), " dB", 1),
+            mode: EnumParam::new("Mode", ModeChoice::Strike),
+            height_m: float(
+                "Drop height",
+                d.bounce.height_m,
+                skewed(0.0, 3.0, -1.5),
+                " m",
+                3,
+            ),
+            gravity_m_per_s2: float(
+                "Gravity",
+                d.bounce.gravity.accel_m_per_s2,
+                skewed(0.1, 30.0, -1.0),
+                " m/s²",
+                2,
+            ),
+            gravity_in_contact: BoolParam::new("Gravity in contact", d.bounce.gravity.in_contact),
+            capture_m_per_s: float(
+                "Capture velocity",
+                d.bounce.gravity.capture_m_per_s,
+                skewed(0.0, 1.0, -2.5),
+                " m/s",
+                4,
+            ),
+            irregularity: float(
+                "Irregularity",
+                d.bounce.irregularity,
+                linear(0.0, 1.0),
+                "",
+                2,
+            ),
+            ball_radius_m: float(
+                "Ball radius",
+                d.roll.settings.radius_m,
+                skewed(0.001, 0.1, -2.0),
+                " m",
+                4,
+            ),
+            roughness_log10: log_float("Roughness", d.roll.settings.roughness_m, 1e-8, 1e-4, " m"),
+            roughness_slope: float(
+                "Roughness slope",
+                d.roll.settings.slope,
+                linear(0.0, 2.0),
+                "",
+                2,
+            ),
+            out_of_round: float(
+                "Out of round",
+                d.roll.settings.out_of_round,
+                linear(0.0, 0.01),
+                "",
+                4,
+            ),
+            roll_speed_m_per_s: float(
+                "Roll speed",
+                d.roll.speed_m_per_s,
+                skewed(0.0, 5.0, -1.0),
+                " m/s",
+                3,
+            ),
+            roll_source: EnumParam::new("Roll speed source", SpeedSourceChoice::ModWheel),
+            roll_lift: BoolParam::new("Lift at release", d.roll.lift_on_release),
         }
     }
 }
 
 impl UrtoParams {
-    /// The engine settings for the current parameter values.
-    pub fn patch(&self) -> Patch {
+    /// The engine settings for the current parameter values and MIDI controllers.
+    pub fn patch(&self, controllers: &Controllers) -> Patch {
+        let defaults = Patch::default();
         let v = |p: &FloatParam| f64::from(p.value());
         let pow10 = |p: &FloatParam| 10f64.powf(v(p));
         Patch {
@@ -331,6 +483,34 @@ impl UrtoParams {
             },
             release_fraction: v(&self.release_fraction),
             gain: 10f64.powf(v(&self.gain_db) / 20.0),
+            mode: self.mode.value().mode(),
+            bounce: Bounce {
+                height_m: v(&self.height_m),
+                gravity: Gravity {
+                    accel_m_per_s2: v(&self.gravity_m_per_s2),
+                    in_contact: self.gravity_in_contact.value(),
+                    capture_m_per_s: v(&self.capture_m_per_s),
+                },
+                irregularity: v(&self.irregularity),
+            },
+            roll: Roll {
+                settings: RollSettings {
+                    radius_m: v(&self.ball_radius_m),
+                    roughness_m: pow10(&self.roughness_log10),
+                    slope: v(&self.roughness_slope),
+                    out_of_round: v(&self.out_of_round),
+                    seed: 0,
+                },
+                speed_m_per_s: v(&self.roll_speed_m_per_s)
+                    * f64::from(match self.roll_source.value() {
+                        SpeedSourceChoice::Fixed => 1.0,
+                        SpeedSourceChoice::ModWheel => controllers.mod_wheel,
+                        SpeedSourceChoice::Pressure => controllers.pressure,
+                        SpeedSourceChoice::Expression => controllers.expression,
+                    }),
+                lift_on_release: self.roll_lift.value(),
+                ..defaults.roll
+            },
         }
     }
 }
@@ -370,7 +550,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, 101 * 22);
+        assert_eq!(checked, 101 * 35);
     }
 
     #[test]

@@ -54,10 +54,15 @@ pub fn render_all(clap: &Path, out_dir: &Path) -> Result<()> {
             path.display()
         ));
     }
+    let scenes = crate::scenes::render_all(out_dir)?;
     println!("Bundles:\n  target/bundled/Urto.clap\n  target/bundled/Urto.vst3");
     println!(
         "Demo renders (48 kHz, through the CLAP):\n{}",
         written.join("\n")
+    );
+    println!(
+        "Bounce and roll scenes (48 kHz, the voice engine of dsp-core) and plots:\n{}",
+        scenes.join("\n")
     );
     Ok(())
 }

@@ -7,6 +7,7 @@ use std::process::Command;
 mod bench;
 mod demo;
 mod paper;
+mod scenes;
 
 use clap::Parser;
 

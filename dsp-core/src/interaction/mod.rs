@@ -196,6 +196,12 @@ impl Hammer {
         self.force_n
     }
 
+    /// Compression x = hammer position − surface displacement at the strike point, m (negative:
+    /// the gap between them).
+    pub fn compression_m(&self, bank: &ModalBank) -> f64 {
+        self.relative(bank).0
+    }
+
     /// Velocity of the hammer along the strike axis, m/s (in the track's frame when rolling).
     pub fn velocity_m_per_s(&self) -> f64 {
         self.velocity_m_per_s

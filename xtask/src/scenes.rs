@@ -1,0 +1,285 @@
+//! Bounce and roll demo scenes: WAVs rendered by dsp-core's voice engine (the plugin's own DSP)
+//! and PNG plots of the ball's height and of the rolling contact force.
+
+use anyhow::{anyhow, Result};
+use plotters::prelude::*;
+use std::path::{Path, PathBuf};
+use urto_dsp::contact::HuntCrossley;
+use urto_dsp::integrate::Method;
+use urto_dsp::interaction::{ContactSetup, Gravity, Hammer};
+use urto_dsp::resonator::{object_modes, ModalBank, Mode, ObjectKind, ObjectSpec, MAX_MODES};
+use urto_dsp::roll::{Rolling, Track};
+use urto_dsp::voice::{Engine, Patch, PlayMode};
+
+const FS: f64 = 48_000.0;
+
+/// A named scene: a patch, the note's velocity, how long the note is held and the render length.
+struct Scene {
+    name: &'static str,
+    patch: Patch,
+    velocity: f32,
+    hold_s: f64,
+    seconds: f64,
+}
+
+fn object(kind: ObjectKind, f0_hz: f64, t60_s: f64, modes: usize) -> ObjectSpec {
+    ObjectSpec {
+        kind,
+        f0_hz,
+        t60_s,
+        num_modes: modes,
+        ..ObjectSpec::marimba(f0_hz)
+    }
+}
+
+fn scene(
+    name: &'static str,
+    mode: PlayMode,
+    ball_kg: f64,
+    law: HuntCrossley,
+    spec: ObjectSpec,
+    object_kg: f64,
+) -> Scene {
+    let mut patch = Patch::default();
+    patch.mode = mode;
+    patch.hammer_mass_kg = ball_kg;
+    patch.contact.law = law;
+    patch.object = spec;
+    patch.object_mass_kg = object_kg;
+    patch.tuning.key_tracking = false;
+    patch.tuning.fixed_f0_hz = spec.f0_hz;
+    patch.velocity.min_m_per_s = 0.0;
+    patch.velocity.max_m_per_s = 1e-3;
+    Scene {
+        name,
+        patch,
+        velocity: 0.0,
+        hold_s: 0.1,
+        seconds: 6.0,
+    }
+}
+
+fn scenes() -> Vec<Scene> {
+    let hc = |stiffness, mu_s_per_m| HuntCrossley {
+        stiffness,
+        mu_s_per_m,
+        alpha: 1.5,
+    };
+    let mut ping_pong = scene(
+        "ping-pong-ball",
+        PlayMode::Bounce,
+        0.0027,
+        hc(2e6, 0.3),
+        object(ObjectKind::Plank, 140.0, 0.25, 48),
+        0.5,
+    );
+    ping_pong.patch.bounce.height_m = 0.3;
+    ping_pong.patch.bounce.irregularity = 0.2;
+    let mut steel = scene(
+        "steel-ball-on-plate",
+        PlayMode::Bounce,
+        0.03,
+        hc(3e10, 0.05),
+        object(ObjectKind::CircularPlate, 320.0, 3.0, 96),
+        0.4,
+    );
+    steel.patch.bounce.height_m = 0.08;
+    steel.patch.bounce.gravity.capture_m_per_s = 0.01;
+    let mut rubber = scene(
+        "rubber-ball",
+        PlayMode::Bounce,
+        0.05,
+        hc(2e5, 1.5),
+        object(ObjectKind::Plank, 95.0, 0.3, 48),
+        1.0,
+    );
+    rubber.patch.bounce.height_m = 0.6;
+    let mut marble = scene(
+        "marble-rolling-on-wood",
+        PlayMode::Roll,
+        0.005,
+        hc(1e9, 0.3),
+        object(ObjectKind::Plank, 180.0, 0.6, 48),
+        0.3,
+    );
+    marble.patch.roll.speed_m_per_s = 0.6;
+    marble.hold_s = 4.0;
+    vec![ping_pong, steel, rubber, marble]
+}
+
+fn write_wav(path: &Path, audio: &[f32]) -> Result<()> {
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: FS as u32,
+        bits_per_sample: 32,
+        sample_format: hound::SampleFormat::Float,
+    };
+    let mut writer = hound::WavWriter::create(path, spec)?;
+    for sample in audio {
+        writer.write_sample(*sample)?;
+    }
+    writer.finalize()?;
+    Ok(())
+}
+
+/// Render every scene through the voice engine, normalised to −1 dBFS peak.
+fn render_scenes(out_dir: &Path) -> Result<Vec<String>> {
+    let mut written = vec![];
+    for s in scenes() {
+        let mut engine = Engine::new(FS);
+        let mut audio = vec![0.0f32; (s.seconds * FS) as usize];
+        let hold = (s.hold_s * FS) as usize;
+        engine.note_on(&s.patch, 60, s.velocity);
+        for (i, block) in audio.chunks_mut(256).enumerate() {
+            if i * 256 <= hold && hold < (i + 1) * 256 {
+                engine.note_off(&s.patch, 60);
+            }
+            engine.process(&s.patch, block);
+        }
+        let peak = audio.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+        if !(peak > 0.0 && peak.is_finite()) {
+            return Err(anyhow!("{} rendered silence or non-finite audio", s.name));
+        }
+        let gain = 0.89 / peak;
+        audio.iter_mut().for_each(|x| *x *= gain);
+        let path = out_dir.join(format!("{}.wav", s.name));
+        write_wav(&path, &audio)?;
+        written.push(format!(
+            "  {} ({} s, {:?}, normalised by {:.1} dB)",
+            path.display(),
+            s.seconds,
+            s.patch.mode,
+            20.0 * gain.log10()
+        ));
+    }
+    Ok(written)
+}
+
+/// The ping-pong ball's height above the table (mm) against time, from the same physics.
+fn bounce_heights(s: &Scene) -> Vec<(f64, f64)> {
+    let mut modes = [Mode::SILENT; MAX_MODES];
+    let count = object_modes(&s.patch.object, &mut modes);
+    let mut bank = ModalBank::new(s.patch.object_mass_kg);
+    bank.set_modes(&modes[..count], FS);
+    let setup = s.patch.contact;
+    let mut ball = Hammer::new(s.patch.hammer_mass_kg, setup);
+    ball.set_gravity(s.patch.bounce.gravity);
+    ball.strike(&bank, 0.0, s.patch.bounce.height_m, s.patch.hammer_mass_kg);
+    let mut points = vec![];
+    for n in 0..(s.seconds * FS) as usize {
+        ball.process_sample(&setup, &mut bank, 1.0 / FS);
+        if ball.is_at_rest() {
+            points.push((n as f64 / FS, 0.0));
+            break;
+        }
+        if n % 16 == 0 {
+            points.push((n as f64 / FS, -1e3 * ball.compression_m(&bank).min(0.0)));
+        }
+    }
+    points
+}
+
+/// The marble's contact force (N) against time over 50 ms of rolling.
+fn rolling_force(s: &Scene) -> Vec<(f64, f64)> {
+    let mut modes = [Mode::SILENT; MAX_MODES];
+    let count = object_modes(&s.patch.object, &mut modes);
+    let mut bank = ModalBank::new(s.patch.object_mass_kg);
+    bank.set_modes(&modes[..count], FS);
+    let setup = ContactSetup {
+        method: Method::Am1,
+        ..s.patch.contact
+    };
+    let g = s.patch.bounce.gravity.accel_m_per_s2;
+    let mut ball = Hammer::new(s.patch.hammer_mass_kg, setup);
+    ball.set_gravity(Gravity {
+        accel_m_per_s2: g,
+        in_contact: true,
+        capture_m_per_s: 0.0,
+    });
+    ball.place(&bank, &setup, s.patch.hammer_mass_kg);
+    let mut rolling = Rolling::new(Track::new(s.patch.roll.settings));
+    let m = s.patch.hammer_mass_kg;
+    let start = (0.5 * FS) as usize;
+    let mut points = vec![];
+    for n in 0..start + (0.05 * FS) as usize {
+        let a = rolling.advance(
+            s.patch.roll.speed_m_per_s,
+            s.patch.roll.smoothing_s,
+            1.0 / FS,
+        );
+        ball.set_track_acceleration(a);
+        let v0 = ball.velocity_m_per_s();
+        ball.process_sample(&setup, &mut bank, 1.0 / FS);
+        // Mean force over the sample from the ball's change of momentum.
+        let force = m * (g + a) - m * (ball.velocity_m_per_s() - v0) * FS;
+        if n >= start {
+            points.push(((n - start) as f64 / FS * 1e3, force));
+        }
+    }
+    points
+}
+
+fn plot(
+    path: &Path,
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    points: &[(f64, f64)],
+) -> Result<()> {
+    let (x_max, y_min, y_max) = points
+        .iter()
+        .fold((f64::MIN, f64::MAX, f64::MIN), |(x, lo, hi), &(px, py)| {
+            (x.max(px), lo.min(py), hi.max(py))
+        });
+    let pad = 0.05 * (y_max - y_min).max(1e-12);
+    let root = BitMapBackend::new(path, (1000, 500)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 24))
+        .margin(12)
+        .x_label_area_size(44)
+        .y_label_area_size(72)
+        .build_cartesian_2d(0.0..x_max, (y_min - pad)..(y_max + pad))?;
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .label_style(("sans-serif", 16))
+        .draw()?;
+    chart.draw_series(LineSeries::new(points.iter().copied(), &BLUE))?;
+    root.present()?;
+    Ok(())
+}
+
+/// Render the scenes and their plots into `out_dir`; returns the lines to print.
+pub fn render_all(out_dir: &Path) -> Result<Vec<String>> {
+    plotters::style::register_font(
+        "sans-serif",
+        FontStyle::Normal,
+        epaint_default_fonts::UBUNTU_LIGHT,
+    )
+    .map_err(|_| anyhow!("the plot font would not load"))?;
+    let mut written = render_scenes(out_dir)?;
+    let all = scenes();
+    let plots: [(PathBuf, &str, &str, &str, Vec<(f64, f64)>); 2] = [
+        (
+            out_dir.join("ping-pong-ball-height.png"),
+            "Ping-pong ball dropped from 30 cm onto a wooden plank",
+            "time (s)",
+            "height above the plank (mm)",
+            bounce_heights(&all[0]),
+        ),
+        (
+            out_dir.join("marble-rolling-force.png"),
+            "Marble rolling on wood at 0.6 m/s: contact force",
+            "time (ms)",
+            "force (N)",
+            rolling_force(&all[3]),
+        ),
+    ];
+    for (path, title, x, y, points) in &plots {
+        plot(path, title, x, y, points)?;
+        written.push(format!("  {}", path.display()));
+    }
+    Ok(written)
+}
