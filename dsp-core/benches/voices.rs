@@ -1,4 +1,4 @@
-//! Cost of a 32-mode voice in contact and ringing freely, and the real-time factor of 64 voices
+//! Cost of a 32-mode voice in contact, ringing freely, rolling and bouncing, and the real-time factor of 64 voices
 //! of 32 modes at 48 kHz under dense notes.
 
 mod common;
@@ -6,7 +6,7 @@ mod common;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use urto_dsp::contact::HuntCrossley;
-use urto_dsp::voice::{Engine, Patch, MAX_VOICES};
+use urto_dsp::voice::{Engine, Patch, PlayMode, MAX_VOICES};
 
 const FS: f64 = 48_000.0;
 const BLOCK: usize = 1024;
@@ -60,6 +60,39 @@ fn voice(c: &mut Criterion) {
         b.iter(|| {
             engine.process(&ringing, &mut out);
             black_box(out[BLOCK - 1])
+        })
+    });
+    // A ball rolling on the object (steady state), and a ball bouncing on it: a drop from 5 cm
+    // bounces for about a second, all of it rendered per iteration.
+    let mut rolling = patch_32_modes();
+    rolling.mode = PlayMode::Roll;
+    rolling.hammer_mass_kg = 0.005;
+    rolling.contact.law.stiffness = 1e9;
+    group.bench_function("roll", |b| {
+        let mut engine = Engine::new(FS);
+        engine.note_on(&rolling, 48, 0.5);
+        for _ in 0..20 {
+            engine.process(&rolling, &mut out);
+        }
+        b.iter(|| {
+            engine.process(&rolling, &mut out);
+            black_box(out[BLOCK - 1])
+        })
+    });
+    let mut bouncing = patch_32_modes();
+    bouncing.mode = PlayMode::Bounce;
+    bouncing.hammer_mass_kg = 0.005;
+    bouncing.bounce.height_m = 0.05;
+    let second = FS as usize;
+    let mut bounce_out = vec![0.0f32; second];
+    group.throughput(Throughput::Elements(second as u64));
+    group.bench_function("bounce", |b| {
+        let mut engine = Engine::new(FS);
+        b.iter(|| {
+            engine.reset();
+            engine.note_on(&bouncing, 48, 0.0);
+            engine.process(&bouncing, &mut bounce_out);
+            black_box(bounce_out[second - 1])
         })
     });
     group.finish();

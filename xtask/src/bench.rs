@@ -24,6 +24,8 @@ pub fn bench(json_output: bool) -> Result<()> {
         "modal_scalar_ns_per_mode_sample": ns("modal_free_128/scalar"),
         "voice_contact_ns_per_sample": ns("voice_32_modes/contact"),
         "voice_free_ns_per_sample": ns("voice_32_modes/free"),
+        "voice_roll_ns_per_sample": ns("voice_32_modes/roll"),
+        "voice_bounce_ns_per_sample": ns("voice_32_modes/bounce"),
         "realtime_factor_64v_32m_48k": 1e9 / ENGINE_SAMPLE_RATE_HZ / ns("engine_64v_32m_48k/one_second"),
     });
     if json_output {

@@ -13,6 +13,10 @@ pub const MAX_SUBSTEPS: usize = 256;
 /// shorter than this many samples are sub-stepped, the rest run at the sample rate.
 pub const MIN_STEPS_PER_CONTACT: f64 = 64.0;
 
+/// Steps per half period of a ball resting (or rolling) in the contact's potential well, when
+/// that is shorter than the impact's contact time.
+const RESTING_STEPS_PER_HALF_PERIOD: f64 = 16.0;
+
 /// Once the hammer recedes and is this far (m) beyond the farthest the object's surface can swing,
 /// it can no longer touch the object and is no longer integrated.
 const RETIRE_GAP_M: f64 = 0.01;
@@ -418,14 +422,25 @@ impl Hammer {
             mass_kg: m * object_kg / (m + object_kg),
             v_in_m_per_s,
         };
-        let mut contact_s = impact.contact_time_s();
+        let contact_s = impact.contact_time_s();
         if self.gravity.in_contact && self.gravity.accel_m_per_s2 > 0.0 {
             // A contact under gravity may never end (resting, rolling): also resolve half a period
             // of the ball bouncing in the contact's potential well at its static compression x̄,
             // π/ω with ω² = k·α·x̄^(α−1)/m.
             let x_eq = (m * self.gravity.accel_m_per_s2 / law.stiffness).powf(1.0 / law.alpha);
             let omega_sq = law.stiffness * law.alpha * law.x_pow_alpha_minus_one(x_eq) / m;
-            contact_s = contact_s.min(std::f64::consts::PI / omega_sq.sqrt());
+            let well_s = std::f64::consts::PI / omega_sq.sqrt();
+            if well_s < contact_s {
+                // A sustained contact: the trapezoid rule's phase error is (ωh)²/12, 0.4% with
+                // RESTING_STEPS_PER_HALF_PERIOD steps.
+                let samples = well_s / dt_s;
+                let n = (RESTING_STEPS_PER_HALF_PERIOD / samples).ceil();
+                return if n.is_finite() {
+                    (n as usize).clamp(1, MAX_SUBSTEPS)
+                } else {
+                    MAX_SUBSTEPS
+                };
+            }
         }
         let samples = contact_s / dt_s;
         let n = (MIN_STEPS_PER_CONTACT / samples).ceil();
