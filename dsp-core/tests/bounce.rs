@@ -1,11 +1,15 @@
 //! The bouncing ball against the analytic chain: onset times from the exact v_out of eq. (6),
 //! contact times of eq. (9) and parabolic flights; energy that never rises; capture into rest.
 
+mod common;
+
+use common::log_range;
+use proptest::prelude::*;
 use urto_dsp::analytic::Impact;
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::integrate::Method;
 use urto_dsp::interaction::{ContactSetup, Gravity, Hammer};
-use urto_dsp::resonator::ModalBank;
+use urto_dsp::resonator::{object_modes, ModalBank, Mode, ObjectKind, ObjectSpec, MAX_MODES};
 
 const G: f64 = 9.81;
 const BALL_KG: f64 = 0.0027;
@@ -147,6 +151,52 @@ fn energy_never_rises_over_the_sequence() {
                 "{method:?}, gravity in contact {in_contact}: energy rose by {:e}",
                 drop.worst_rise
             );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Any ball dropped on any object, with any integrator, stays finite.
+    #[test]
+    fn any_drop_stays_finite(
+        kind in prop::sample::select(ObjectKind::ALL.to_vec()),
+        num_modes in 1usize..=MAX_MODES,
+        f0_hz in log_range(30.0, 3000.0),
+        ball_kg in log_range(1e-4, 1.0),
+        stiffness in log_range(1e3, 1e12),
+        mu in log_range(1e-3, 10.0),
+        alpha in 1.0f64..3.0,
+        height_m in 0.0f64..1.0,
+        gravity in log_range(0.5, 30.0),
+        capture in log_range(1e-4, 0.5),
+        in_contact in any::<bool>(),
+        irregularity in 0.0f64..1.0,
+        method in prop::sample::select(Method::ALL.to_vec()),
+    ) {
+        let fs = 48_000.0;
+        let spec = ObjectSpec { kind, num_modes, f0_hz, ..ObjectSpec::marimba(f0_hz) };
+        let mut modes = [Mode::SILENT; MAX_MODES];
+        let count = object_modes(&spec, &mut modes);
+        let mut bank = ModalBank::new(0.2);
+        bank.set_modes(&modes[..count], fs);
+        let setup = ContactSetup {
+            law: HuntCrossley { stiffness, mu_s_per_m: mu, alpha },
+            method,
+            guard: true,
+            exit_correction: true,
+        };
+        let mut ball = Hammer::new(ball_kg, setup);
+        ball.set_gravity(Gravity { accel_m_per_s2: gravity, in_contact, capture_m_per_s: capture });
+        ball.set_irregularity(irregularity, 7);
+        ball.strike(&bank, 0.1, height_m, ball_kg);
+        for _ in 0..(0.5 * fs) as usize {
+            let out = ball.process_sample(&setup, &mut bank, 1.0 / fs);
+            prop_assert!(out.is_finite() && ball.is_finite() && bank.is_finite());
+            if ball.is_at_rest() {
+                break;
+            }
         }
     }
 }
