@@ -680,6 +680,83 @@ fn potential_j(law: &HuntCrossley, x_m: f64) -> f64 {
     }
 }
 
+/// The energy-consistent force of one AM1 step as a function of the new compression:
+/// Φ(x₁) = [V(x₁) − V(x₀)]/(x₁ − x₀) + λ·(x₀^α + x₁^α)/2·(x₁ − x₀)/h, and the step's residual in the
+/// held force F, with x₁ = x_base − c·F.
+struct DiscreteGradient {
+    law: HuntCrossley,
+    x0: f64,
+    x_base: f64,
+    c: f64,
+    /// k/(α + 1) and λ/(2h), λ = μ·k.
+    k_over_q: f64,
+    half_lambda_over_h: f64,
+    /// x₀^α and V(x₀).
+    p0: f64,
+    v0: f64,
+}
+
+impl DiscreteGradient {
+    fn new(law: &HuntCrossley, x0: f64, x_base: f64, c: f64, h: f64) -> Self {
+        let k_over_q = law.stiffness / (law.alpha + 1.0);
+        let p0 = if x0 > 0.0 { law.x_pow_alpha(x0) } else { 0.0 };
+        Self {
+            law: *law,
+            x0,
+            x_base,
+            c,
+            k_over_q,
+            half_lambda_over_h: 0.5 * law.mu_s_per_m * law.stiffness / h,
+            p0,
+            v0: k_over_q * x0.max(0.0) * p0,
+        }
+    }
+
+    /// Φ and dΦ/dx₁ at x₁: x₁^α = x₁·x₁^(α−1) and its derivative α·x₁^(α−1) from one power, and
+    /// one division (independent of the power, so the two overlap).
+    #[inline(always)]
+    fn phi(&self, x1: f64) -> (f64, f64) {
+        let (k, a, x0, p0) = (self.law.stiffness, self.law.alpha, self.x0, self.p0);
+        let dx = x1 - x0;
+        let (p1, dp1) = if x1 > 0.0 {
+            let r = self.law.x_pow_alpha_minus_one(x1);
+            (x1 * r, a * r)
+        } else {
+            (0.0, 0.0)
+        };
+        let (elastic, d_elastic) = if dx.abs() > 1e-9 * x0.abs().max(x1.abs()).max(1e-300) {
+            // V(x₁) = k·x₁·x₁^α/(α + 1), reusing the power above.
+            let dv = self.k_over_q * x1.max(0.0) * p1 - self.v0;
+            let inv_dx = 1.0 / dx;
+            (dv * inv_dx, (k * p1 - dv * inv_dx) * inv_dx)
+        } else {
+            // The discrete gradient's limit: V'(x̄), slope V''(x̄)/2.
+            let mid = 0.5 * (x0 + x1);
+            if mid > 0.0 {
+                let r = self.law.x_pow_alpha_minus_one(mid);
+                (k * mid * r, 0.5 * k * a * r)
+            } else {
+                (0.0, 0.0)
+            }
+        };
+        let damper = self.half_lambda_over_h * (p0 + p1) * dx;
+        let d_damper = self.half_lambda_over_h * (dp1 * dx + p0 + p1);
+        let value = elastic + damper;
+        if value > 0.0 {
+            (value, d_elastic + d_damper)
+        } else {
+            (0.0, 0.0)
+        }
+    }
+
+    /// g(F) = F − Φ(x_base − c·F) and dg/dF.
+    #[inline(always)]
+    fn residual(&self, force: f64) -> (f64, f64) {
+        let (value, slope_x) = self.phi(self.x_base - self.c * force);
+        (force - value, 1.0 + self.c * slope_x)
+    }
+}
+
 /// Newton iterations tried from the extrapolated guess before falling back to the bracketed
 /// solve of [`solve_discrete_gradient`].
 const UNBRACKETED_ITERATIONS: u32 = 4;
@@ -699,48 +776,8 @@ fn solve_discrete_gradient(
     h: f64,
     guess: f64,
 ) -> (f64, u32) {
-    let (k, a, lambda) = (law.stiffness, law.alpha, law.mu_s_per_m * law.stiffness);
-    let (k_over_q, half_lambda_over_h) = (k / (a + 1.0), 0.5 * lambda / h);
-    let p0 = if x0 > 0.0 { law.x_pow_alpha(x0) } else { 0.0 };
-    let v0 = k_over_q * x0.max(0.0) * p0;
-    // Φ and dΦ/dx₁ at x₁: x₁^α = x₁·x₁^(α−1) and its derivative α·x₁^(α−1) from one power, and
-    // one division (independent of the power, so the two overlap).
-    let phi = |x1: f64| -> (f64, f64) {
-        let dx = x1 - x0;
-        let (p1, dp1) = if x1 > 0.0 {
-            let r = law.x_pow_alpha_minus_one(x1);
-            (x1 * r, a * r)
-        } else {
-            (0.0, 0.0)
-        };
-        let (elastic, d_elastic) = if dx.abs() > 1e-9 * x0.abs().max(x1.abs()).max(1e-300) {
-            // V(x₁) = k·x₁·x₁^α/(α + 1), reusing the power above.
-            let dv = k_over_q * x1.max(0.0) * p1 - v0;
-            let inv_dx = 1.0 / dx;
-            (dv * inv_dx, (k * p1 - dv * inv_dx) * inv_dx)
-        } else {
-            // The discrete gradient's limit: V'(x̄), slope V''(x̄)/2.
-            let mid = 0.5 * (x0 + x1);
-            if mid > 0.0 {
-                let r = law.x_pow_alpha_minus_one(mid);
-                (k * mid * r, 0.5 * k * a * r)
-            } else {
-                (0.0, 0.0)
-            }
-        };
-        let damper = half_lambda_over_h * (p0 + p1) * dx;
-        let d_damper = half_lambda_over_h * (dp1 * dx + p0 + p1);
-        let value = elastic + damper;
-        if value > 0.0 {
-            (value, d_elastic + d_damper)
-        } else {
-            (0.0, 0.0)
-        }
-    };
-    let g = |force: f64| {
-        let (value, slope_x) = phi(x_base - c * force);
-        (force - value, 1.0 + c * slope_x)
-    };
+    let dg = DiscreteGradient::new(law, x0, x_base, c, h);
+    let g = |force: f64| dg.residual(force);
     // Plain Newton from the guess. Any root of g with F ≥ 0 makes the step energy-consistent.
     let mut force = guess.max(0.0);
     for iteration in 1..=UNBRACKETED_ITERATIONS {
@@ -756,7 +793,7 @@ fn solve_discrete_gradient(
         }
         force = next;
     }
-    let hi0 = phi(x_base).0;
+    let hi0 = dg.phi(x_base).0;
     if hi0 <= 0.0 {
         return (0.0, UNBRACKETED_ITERATIONS);
     }
