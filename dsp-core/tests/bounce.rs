@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use urto_dsp::analytic::Impact;
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::integrate::Method;
-use urto_dsp::interaction::{ContactSetup, Gravity, Hammer};
+use urto_dsp::interaction::{ContactSetup, Damping, Gravity, Hammer};
 use urto_dsp::resonator::{object_modes, ModalBank, Mode, ObjectKind, ObjectSpec, MAX_MODES};
 
 const G: f64 = 9.81;
@@ -75,6 +75,8 @@ fn drop_ball(fs: f64, method: Method, in_contact: bool) -> Drop {
         method,
         guard: true,
         exit_correction: true,
+        damping: Damping::HuntCrossley,
+        restitution: None,
     };
     let mut bank = floor();
     let mut ball = Hammer::new(BALL_KG, setup);
@@ -186,6 +188,8 @@ proptest! {
             method,
             guard: true,
             exit_correction: true,
+            damping: Damping::HuntCrossley,
+            restitution: None,
         };
         let mut ball = Hammer::new(ball_kg, setup);
         ball.set_gravity(Gravity { accel_m_per_s2: gravity, in_contact, capture_m_per_s: capture });

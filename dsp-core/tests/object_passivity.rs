@@ -1,5 +1,6 @@
 //! Property: strikes on random objects never raise the total energy (hammer + modes + contact),
-//! with every integrator under the energy guard, and with AM1 alone.
+//! with every integrator under the energy guard, and with AM1 alone; Hunt–Crossley or a linear
+//! damper.
 
 mod common;
 
@@ -7,7 +8,7 @@ use common::log_range;
 use proptest::prelude::*;
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::integrate::Method;
-use urto_dsp::interaction::{ContactSetup, Hammer};
+use urto_dsp::interaction::{ContactSetup, Damping, Hammer};
 use urto_dsp::resonator::{object_modes, ModalBank, Mode, ObjectKind, ObjectSpec, MAX_MODES};
 
 proptest! {
@@ -26,6 +27,7 @@ proptest! {
         v_in in log_range(1e-3, 20.0),
         method in prop::sample::select(Method::ALL.to_vec()),
         guard in any::<bool>(),
+        linear_damping in prop::option::of(log_range(1e-3, 1e3)),
     ) {
         // Without the guard only AM1 is held to passivity (the explicit schemes gain energy).
         let guard = guard || method != Method::Am1;
@@ -35,7 +37,7 @@ proptest! {
         let count = object_modes(&spec, &mut modes);
         let mut bank = ModalBank::new(object_mass_kg);
         bank.set_modes(&modes[..count], fs);
-        let setup = ContactSetup { law: HuntCrossley { stiffness, mu_s_per_m: mu, alpha }, method, guard, exit_correction: true };
+        let setup = ContactSetup { law: HuntCrossley { stiffness, mu_s_per_m: mu, alpha }, method, guard, exit_correction: true, damping: linear_damping.map_or(Damping::HuntCrossley, |n_s_per_m| Damping::Linear { n_s_per_m }), restitution: None };
         let mut hammer = Hammer::new(hammer_mass_kg, setup);
         hammer.strike(&bank, v_in, 0.0, hammer_mass_kg);
         let mut previous = hammer.total_energy_j(&bank);

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use rustfft::{num_complex::Complex, FftPlanner};
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::integrate::Method;
-use urto_dsp::interaction::{ContactSetup, Gravity, Hammer};
+use urto_dsp::interaction::{ContactSetup, Damping, Gravity, Hammer};
 use urto_dsp::resonator::{object_modes, ModalBank, Mode, ObjectKind, ObjectSpec, MAX_MODES};
 use urto_dsp::roll::{RollSettings, Rolling, Track};
 
@@ -55,6 +55,8 @@ fn roll(r: &Roll, fs: f64, seconds: f64) -> Vec<f64> {
         method: r.method,
         guard: true,
         exit_correction: true,
+        damping: Damping::HuntCrossley,
+        restitution: None,
     };
     let mut ball = Hammer::new(r.ball_kg, setup);
     ball.set_gravity(Gravity {

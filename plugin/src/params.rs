@@ -4,7 +4,7 @@ use nice_plug::prelude::*;
 use std::sync::Arc;
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::integrate::Method;
-use urto_dsp::interaction::{ContactSetup, Gravity};
+use urto_dsp::interaction::{ContactSetup, Damping, Gravity};
 use urto_dsp::resonator::{ObjectKind, ObjectSpec, MAX_MODES};
 use urto_dsp::roll::RollSettings;
 use urto_dsp::voice::{
@@ -458,6 +458,8 @@ impl UrtoParams {
                 method: self.integrator.value().method(),
                 guard: self.guard.value(),
                 exit_correction: true,
+                damping: Damping::HuntCrossley,
+                restitution: None,
             },
             hammer_mass_kg: pow10(&self.hammer_mass_kg),
             object: ObjectSpec {

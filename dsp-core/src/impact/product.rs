@@ -5,7 +5,7 @@ use super::ImpactReport;
 use crate::analytic::Impact;
 use crate::contact::HuntCrossley;
 use crate::integrate::Method;
-use crate::interaction::{ContactSetup, Hammer};
+use crate::interaction::{ContactSetup, Damping, Hammer};
 use crate::resonator::{object_modes, ModalBank, Mode, ObjectSpec, MAX_MODES};
 
 /// Samples simulated at most, so degenerate settings cannot hang a caller.
@@ -38,6 +38,8 @@ pub fn simulate_object_impact(s: &ObjectImpact) -> ImpactReport {
         method: s.method,
         guard: s.guard,
         exit_correction: true,
+        damping: Damping::HuntCrossley,
+        restitution: None,
     };
     let mut hammer = Hammer::new(s.hammer_mass_kg, setup);
     hammer.strike(&bank, s.v_in_m_per_s, 0.0, s.hammer_mass_kg);

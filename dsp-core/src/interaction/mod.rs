@@ -5,6 +5,7 @@ use crate::analytic::Impact;
 use crate::contact::{ContactLaw, HuntCrossley};
 use crate::integrate::{safeguarded_newton, Method, MAX_NEWTON_ITERATIONS};
 use crate::resonator::{ModalBank, Slot, Surface};
+use crate::restitution::{c_opt_n_s_per_m, mu_for_restitution};
 
 /// Upper bound on sub-steps per sample during a contact.
 pub const MAX_SUBSTEPS: usize = 256;
@@ -32,6 +33,52 @@ pub struct ContactSetup {
     /// The paper's exit correction (Section IV-A2) with the exact v_out of eq. (6): applied where
     /// eq. (6) holds, on a rigid object (no modes) with gravity suspended during contact.
     pub exit_correction: bool,
+    /// How the contact dissipates.
+    pub damping: Damping,
+    /// A target coefficient of restitution: when set, each contact derives its damping from it and
+    /// its own v_in (Hunt–Crossley μ by inverting eq. 6; the linear damper's c_opt, restitution
+    /// paper eq. 49), replacing `law.mu_s_per_m` or the linear coefficient.
+    pub restitution: Option<f64>,
+}
+
+/// How a contact dissipates energy.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Damping {
+    /// Hunt–Crossley, f = k·x^α·(1 + μ·v) with μ = `law.mu_s_per_m` (eq. 1).
+    HuntCrossley,
+    /// A Hertz spring and a linear damper, f = k·x^α + c·v, separating at zero force
+    /// (restitution paper, eqs. 7 and 20); `law.mu_s_per_m` is not used.
+    Linear { n_s_per_m: f64 },
+}
+
+impl ContactSetup {
+    /// Hunt–Crossley contact with `law` and `method`, the guard and the exit correction on.
+    pub fn hunt_crossley(law: HuntCrossley, method: Method) -> Self {
+        Self {
+            law,
+            method,
+            guard: true,
+            exit_correction: true,
+            damping: Damping::HuntCrossley,
+            restitution: None,
+        }
+    }
+
+    /// The contact force in N at compression `x_m` and compression velocity `v_m_per_s`.
+    #[inline]
+    pub fn force_n(&self, x_m: f64, v_m_per_s: f64) -> f64 {
+        match self.damping {
+            Damping::HuntCrossley => self.law.force_n(x_m, v_m_per_s),
+            Damping::Linear { n_s_per_m } => {
+                if x_m <= 0.0 {
+                    0.0
+                } else {
+                    (self.law.stiffness * self.law.x_pow_alpha(x_m) + n_s_per_m * v_m_per_s)
+                        .max(0.0)
+                }
+            }
+        }
+    }
 }
 
 /// Gravity on the hammer: the bouncing and the rolling ball.
@@ -372,6 +419,17 @@ impl Hammer {
             self.position_m -= overshoot_m;
         }
         let v_in = (self.velocity_m_per_s - self.surface.velocity_m_per_s).max(1e-9);
+        if let Some(e) = self.setup.restitution {
+            let law = self.setup.law;
+            match self.setup.damping {
+                Damping::HuntCrossley => self.setup.law.mu_s_per_m = mu_for_restitution(e, v_in),
+                Damping::Linear { .. } => {
+                    let mass_kg = self.reduced_mass_kg(bank);
+                    let n_s_per_m = c_opt_n_s_per_m(e, law.stiffness, law.alpha, mass_kg, v_in);
+                    self.setup.damping = Damping::Linear { n_s_per_m };
+                }
+            }
+        }
         let sub_steps = self.sub_steps_for(bank, v_in, dt_s);
         bank.prepare(Slot::Sub, dt_s / sub_steps as f64);
         let capture = v_in < self.gravity.capture_m_per_s;
@@ -413,13 +471,17 @@ impl Hammer {
     /// mass of hammer and object, spans at least [`MIN_STEPS_PER_CONTACT`] steps.
     fn sub_steps_for(&self, bank: &ModalBank, v_in_m_per_s: f64, dt_s: f64) -> usize {
         let m = self.mass_kg;
-        let object_kg = bank.mass_kg();
         let law = self.setup.law;
+        // A linear damper is timed as the undamped Hertz contact.
+        let mu_s_per_m = match self.setup.damping {
+            Damping::HuntCrossley => law.mu_s_per_m,
+            Damping::Linear { .. } => 0.0,
+        };
         let impact = Impact {
             stiffness: law.stiffness,
-            mu_s_per_m: law.mu_s_per_m,
+            mu_s_per_m,
             alpha: law.alpha,
-            mass_kg: m * object_kg / (m + object_kg),
+            mass_kg: self.reduced_mass_kg(bank),
             v_in_m_per_s,
         };
         let contact_s = impact.contact_time_s();
@@ -453,6 +515,12 @@ impl Hammer {
         }
     }
 
+    /// Reduced mass of hammer and object, kg.
+    fn reduced_mass_kg(&self, bank: &ModalBank) -> f64 {
+        let (m, object_kg) = (self.mass_kg, bank.mass_kg());
+        m * object_kg / (m + object_kg)
+    }
+
     fn end_contact_if_separated(&mut self, bank: &ModalBank) {
         let x = self.position_m - self.surface.displacement_m;
         let mut v = self.velocity_m_per_s - self.surface.velocity_m_per_s;
@@ -462,6 +530,7 @@ impl Hammer {
         if x <= 0.0 && v < 0.0 {
             if let Some(contact) = self.contact {
                 if self.setup.exit_correction
+                    && self.setup.damping == Damping::HuntCrossley
                     && bank.num_modes() == 0
                     && contact.gravity_m_per_s2 == 0.0
                 {
@@ -527,7 +596,7 @@ impl Hammer {
 
     /// One contact step of length `h` with the object's transition `slot`.
     fn contact_step(&mut self, bank: &mut ModalBank, slot: Slot, h: f64) {
-        let law = self.setup.law;
+        let setup = self.setup;
         let m = self.mass_kg;
         let (y, u, f) = (self.position_m, self.velocity_m_per_s, self.force_n);
         // Gravity in this contact (eq. 21's f_e = m·g, 0 when suspended) and the track's pull.
@@ -551,7 +620,7 @@ impl Hammer {
                 // evaluation in long contacts.
                 let [f1, f2] = self.force_before_n;
                 let guess = 3.0 * (f - f1) + f2;
-                let (force, iterations) = solve_discrete_gradient(&law, x0, x_base, c, h, guess);
+                let (force, iterations) = solve_discrete_gradient(&setup, x0, x_base, c, h, guess);
                 self.stats.newton_iterations_max = self.stats.newton_iterations_max.max(iterations);
                 self.position_m = y + h * (u + 0.5 * g * h) - h * h / (2.0 * m) * force;
                 self.velocity_m_per_s = u + h * (g - force / m);
@@ -566,7 +635,7 @@ impl Hammer {
                 self.position_m = y + h * v_half;
                 self.surface = bank.advance(slot, f);
                 let x1 = self.position_m - self.surface.displacement_m;
-                let f1 = law.force_n(x1, v_half - self.surface.velocity_m_per_s);
+                let f1 = setup.force_n(x1, v_half - self.surface.velocity_m_per_s);
                 self.velocity_m_per_s = v_half + 0.5 * h * (g - f1 / m);
                 self.force_n = f1;
             }
@@ -576,7 +645,7 @@ impl Hammer {
                 self.position_m = y + 0.5 * h * (u + v_pred);
                 self.surface = bank.advance(slot, f);
                 let x1 = self.position_m - self.surface.displacement_m;
-                let f1 = law.force_n(x1, v_pred - self.surface.velocity_m_per_s);
+                let f1 = setup.force_n(x1, v_pred - self.surface.velocity_m_per_s);
                 self.velocity_m_per_s = u + h * (g - 0.5 * (f + f1) / m);
                 self.force_n = f1;
             }
@@ -585,7 +654,7 @@ impl Hammer {
                 // the step; the object then advances under the step's mean force m·Δu/h.
                 let (w, w_dot) = (self.surface.displacement_m, self.surface.velocity_m_per_s);
                 let acc =
-                    |t: f64, y: f64, u: f64| g - law.force_n(y - w - w_dot * t, u - w_dot) / m;
+                    |t: f64, y: f64, u: f64| g - setup.force_n(y - w - w_dot * t, u - w_dot) / m;
                 let k1 = h * acc(0.0, y, u);
                 let l1 = h * u;
                 let k2 = h * acc(0.5 * h, y + 0.5 * l1, u + 0.5 * k1);
@@ -600,7 +669,7 @@ impl Hammer {
                 self.surface = bank.advance(slot, mean_force);
                 let x1 = self.position_m - self.surface.displacement_m;
                 self.force_n =
-                    law.force_n(x1, self.velocity_m_per_s - self.surface.velocity_m_per_s);
+                    setup.force_n(x1, self.velocity_m_per_s - self.surface.velocity_m_per_s);
             }
         }
         if let Some(contact) = self.contact.as_mut() {
@@ -621,7 +690,8 @@ impl Hammer {
         let Some(reference_j) = self.contact.map(|c| c.energy_j) else {
             return;
         };
-        let law = self.setup.law;
+        let setup = self.setup;
+        let law = setup.law;
         let x = self.position_m - bank.strike_displacement_m();
         let mut energy = self.contact_energy_j(bank);
         let mut excess = energy - reference_j;
@@ -661,7 +731,7 @@ impl Hammer {
             }
             self.surface = bank.surface();
             let (x1, v1) = self.relative(bank);
-            self.force_n = law.force_n(x1, v1);
+            self.force_n = setup.force_n(x1, v1);
             energy = self.contact_energy_j(bank);
         }
         if let Some(contact) = self.contact.as_mut() {
@@ -681,23 +751,30 @@ fn potential_j(law: &HuntCrossley, x_m: f64) -> f64 {
 }
 
 /// The energy-consistent force of one AM1 step as a function of the new compression:
-/// Φ(x₁) = [V(x₁) − V(x₀)]/(x₁ − x₀) + λ·(x₀^α + x₁^α)/2·(x₁ − x₀)/h, and the step's residual in the
-/// held force F, with x₁ = x_base − c·F.
+/// Φ(x₁) = [V(x₁) − V(x₀)]/(x₁ − x₀) + D·(x₁ − x₀)/h with the damper D = λ·(x₀^α + x₁^α)/2
+/// (Hunt–Crossley) or c (linear), and the step's residual in the held force F, x₁ = x_base − c·F.
 struct DiscreteGradient {
     law: HuntCrossley,
     x0: f64,
     x_base: f64,
     c: f64,
-    /// k/(α + 1) and λ/(2h), λ = μ·k.
+    /// k/(α + 1); the Hunt–Crossley damper's λ/(2h), λ = μ·k; the linear damper's c/h (one of
+    /// the two is zero).
     k_over_q: f64,
     half_lambda_over_h: f64,
+    linear_over_h: f64,
     /// x₀^α and V(x₀).
     p0: f64,
     v0: f64,
 }
 
 impl DiscreteGradient {
-    fn new(law: &HuntCrossley, x0: f64, x_base: f64, c: f64, h: f64) -> Self {
+    fn new(setup: &ContactSetup, x0: f64, x_base: f64, c: f64, h: f64) -> Self {
+        let law = &setup.law;
+        let (mu_s_per_m, linear_n_s_per_m) = match setup.damping {
+            Damping::HuntCrossley => (law.mu_s_per_m, 0.0),
+            Damping::Linear { n_s_per_m } => (0.0, n_s_per_m),
+        };
         let k_over_q = law.stiffness / (law.alpha + 1.0);
         let p0 = if x0 > 0.0 { law.x_pow_alpha(x0) } else { 0.0 };
         Self {
@@ -706,7 +783,8 @@ impl DiscreteGradient {
             x_base,
             c,
             k_over_q,
-            half_lambda_over_h: 0.5 * law.mu_s_per_m * law.stiffness / h,
+            half_lambda_over_h: 0.5 * mu_s_per_m * law.stiffness / h,
+            linear_over_h: linear_n_s_per_m / h,
             p0,
             v0: k_over_q * x0.max(0.0) * p0,
         }
@@ -739,8 +817,8 @@ impl DiscreteGradient {
                 (0.0, 0.0)
             }
         };
-        let damper = self.half_lambda_over_h * (p0 + p1) * dx;
-        let d_damper = self.half_lambda_over_h * (dp1 * dx + p0 + p1);
+        let damper = (self.half_lambda_over_h * (p0 + p1) + self.linear_over_h) * dx;
+        let d_damper = self.half_lambda_over_h * (dp1 * dx + p0 + p1) + self.linear_over_h;
         let value = elastic + damper;
         if value > 0.0 {
             (value, d_elastic + d_damper)
@@ -769,14 +847,14 @@ const UNBRACKETED_ITERATIONS: u32 = 4;
 /// does not settle, by Newton with a bisection safeguard on the bracket [0, Φ(x₁(0))].
 /// Returns (F, iterations).
 fn solve_discrete_gradient(
-    law: &HuntCrossley,
+    setup: &ContactSetup,
     x0: f64,
     x_base: f64,
     c: f64,
     h: f64,
     guess: f64,
 ) -> (f64, u32) {
-    let dg = DiscreteGradient::new(law, x0, x_base, c, h);
+    let dg = DiscreteGradient::new(setup, x0, x_base, c, h);
     let g = |force: f64| dg.residual(force);
     // Plain Newton from the guess. Any root of g with F ≥ 0 makes the step energy-consistent.
     let mut force = guess.max(0.0);

@@ -68,6 +68,8 @@ fn sweep_rigid_wall(
                         method: Method::Am1,
                         guard: true,
                         exit_correction: true,
+                        damping: Damping::HuntCrossley,
+                        restitution: None,
                     };
                     let (v_out, _) = exit_velocity(setup, &mut rigid_object(), v_in);
                     let exact = impact.v_out_exact_m_per_s();
@@ -139,6 +141,8 @@ fn no_contact_step_raises_the_energy() {
                 method,
                 guard,
                 exit_correction: true,
+                damping: Damping::HuntCrossley,
+                restitution: None,
             };
             let mut hammer = Hammer::new(0.01, setup);
             hammer.strike(&bank, 1.5, 0.0, 0.01);
@@ -153,5 +157,48 @@ fn no_contact_step_raises_the_energy() {
                 previous = energy;
             }
         }
+    }
+}
+
+/// A target restitution e sets each contact's damping from its own v_in: on a rigid floor with the
+/// exact exit correction, |v_out| = e·v_in to round-off (eq. 6 inverted); in the rigid limit of a
+/// modal object, within the 0.1 % of the rigid-limit test; with the linear damper's c_opt (a fit,
+/// restitution paper eq. 49), within a few per cent.
+#[test]
+fn a_target_restitution_is_met() {
+    let law = HuntCrossley {
+        stiffness: 1e8,
+        mu_s_per_m: 0.0,
+        alpha: 1.5,
+    };
+    for (e, v_in) in [(0.3, 0.5), (0.7, 2.0), (0.95, 0.05)] {
+        let hc = ContactSetup {
+            restitution: Some(e),
+            ..ContactSetup::hunt_crossley(law, Method::Am1)
+        };
+        let mut floor = ModalBank::new(1e12);
+        floor.set_modes(&[], FS);
+        let (v_out, _) = exit_velocity(hc, &mut floor, v_in);
+        assert!(
+            (-v_out / v_in / e - 1.0).abs() < 1e-9,
+            "floor e {e}: {}",
+            -v_out / v_in
+        );
+        let (v_out, _) = exit_velocity(hc, &mut rigid_object(), v_in);
+        assert!(
+            (-v_out / v_in / e - 1.0).abs() < 1e-3,
+            "object e {e}: {}",
+            -v_out / v_in
+        );
+        let linear = ContactSetup {
+            damping: Damping::Linear { n_s_per_m: 0.0 },
+            ..hc
+        };
+        let (v_out, _) = exit_velocity(linear, &mut rigid_object(), v_in);
+        assert!(
+            (-v_out / v_in / e - 1.0).abs() < 0.05,
+            "linear e {e}: {}",
+            -v_out / v_in
+        );
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::contact::HuntCrossley;
 use crate::integrate::Method;
-use crate::interaction::{ContactSetup, Gravity, Hammer};
+use crate::interaction::{ContactSetup, Damping, Gravity, Hammer};
 use crate::resonator::{object_modes, ModalBank, Mode, ObjectSpec, MAX_MODES};
 use crate::roll::{RollSettings, Rolling, Track};
 
@@ -144,6 +144,8 @@ impl Default for Patch {
                 method: Method::Am1,
                 guard: true,
                 exit_correction: true,
+                damping: Damping::HuntCrossley,
+                restitution: None,
             },
             hammer_mass_kg: 0.01,
             object: ObjectSpec::marimba(440.0),
