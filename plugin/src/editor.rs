@@ -95,6 +95,27 @@ impl NiceEguiApp for UrtoApp {
                         "Integrator",
                         ParamSlider::for_param(&p.integrator, &setter),
                     );
+                    row(ui, "Contact law", ParamSlider::for_param(&p.law, &setter));
+                    row(
+                        ui,
+                        "Damping from",
+                        ParamSlider::for_param(&p.damping_from, &setter),
+                    );
+                    row(
+                        ui,
+                        "Restitution e",
+                        ParamSlider::for_param(&p.restitution, &setter),
+                    );
+                    row(
+                        ui,
+                        "Linear damping c",
+                        ParamSlider::for_param(&p.linear_damping_log10, &setter),
+                    );
+                    row(
+                        ui,
+                        "Exit correction",
+                        ParamSlider::for_param(&p.corrections, &setter),
+                    );
                     row(
                         ui,
                         "Energy guard",

@@ -2,6 +2,7 @@
 
 mod editor;
 mod params;
+pub mod presets;
 
 use nice_plug::midi::Key;
 use nice_plug::prelude::*;
@@ -146,7 +147,8 @@ impl Plugin for Urto {
             start = end;
         }
         for (i, mut frame) in buffer.iter_samples().enumerate() {
-            let y = mono.get(i).copied().unwrap_or(0.0);
+            let gain = util::db_to_gain(self.params.gain_db.smoothed.next());
+            let y = gain * mono.get(i).copied().unwrap_or(0.0);
             for sample in frame.iter_mut() {
                 *sample = y;
             }

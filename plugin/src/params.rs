@@ -1,7 +1,7 @@
 //! Urto's host-visible parameters, in physical units, with text conversions that round-trip.
 
 use nice_plug::prelude::*;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::integrate::Method;
 use urto_dsp::interaction::{ContactSetup, Damping, Gravity};
@@ -58,6 +58,28 @@ impl ObjectChoice {
             ObjectChoice::String => ObjectKind::String,
         }
     }
+}
+
+/// The contact law. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LawChoice {
+    #[id = "hunt-crossley"]
+    #[name = "Hunt–Crossley"]
+    HuntCrossley,
+    #[id = "hertz-damper"]
+    #[name = "Hertz + linear damper"]
+    HertzDamper,
+}
+
+/// Where the contact's damping comes from. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DampingFromChoice {
+    #[id = "dissipation"]
+    #[name = "Dissipation (μ or c)"]
+    Dissipation,
+    #[id = "restitution"]
+    #[name = "Target restitution e"]
+    Restitution,
 }
 
 /// What a note does. Variant IDs are stable.
@@ -161,6 +183,19 @@ pub struct UrtoParams {
     pub alpha: FloatParam,
     #[id = "integrator"]
     pub integrator: EnumParam<IntegratorChoice>,
+    #[id = "law"]
+    pub law: EnumParam<LawChoice>,
+    #[id = "damping-from"]
+    pub damping_from: EnumParam<DampingFromChoice>,
+    /// Target coefficient of restitution e (with "damping from" = restitution).
+    #[id = "restitution"]
+    pub restitution: FloatParam,
+    /// Linear damping c of the Hertz + damper law, stored as log₁₀(N·s/m).
+    #[id = "linear-damping"]
+    pub linear_damping_log10: FloatParam,
+    /// The paper's exit correction with the exact v_out (rigid objects).
+    #[id = "corrections"]
+    pub corrections: BoolParam,
     /// The energy guard on contact steps (the corrections for a modal object).
     #[id = "guard"]
     pub guard: BoolParam,
@@ -228,6 +263,9 @@ pub struct UrtoParams {
     /// At note-off, lift the rolling ball off instead of letting it roll to a stop.
     #[id = "roll-lift"]
     pub roll_lift: BoolParam,
+    /// Name of the preset last loaded or saved, kept with the project.
+    #[persist = "preset-name"]
+    pub preset_name: Arc<RwLock<String>>,
 }
 
 /// A float parameter shown with `decimals` decimals and `unit`, parsed with or without the unit.
@@ -303,6 +341,11 @@ impl Default for UrtoParams {
                 2,
             ),
             integrator: EnumParam::new("Integrator", IntegratorChoice::Am1),
+            law: EnumParam::new("Contact law", LawChoice::HuntCrossley),
+            damping_from: EnumParam::new("Damping from", DampingFromChoice::Dissipation),
+            restitution: float("Restitution", 0.7, linear(0.01, 0.999), "", 3),
+            linear_damping_log10: log_float("Linear damping", 1.0, 1e-3, 1e4, " N·s/m"),
+            corrections: BoolParam::new("Exit correction", d.contact.exit_correction),
             guard: BoolParam::new("Energy guard", d.contact.guard),
             hammer_mass_kg: log_float("Hammer mass", d.hammer_mass_kg, 1e-4, 10.0, " kg"),
             v_min_m_per_s: float(
@@ -376,7 +419,9 @@ impl Default for UrtoParams {
                     max: MAX_VOICES as i32,
                 },
             ),
-            gain_db: float("Output gain", 0.0, linear(-48.0, 12.0), " dB", 1),
+            // Smoothed per sample by the plugin's output stage, so automation never clicks.
+            gain_db: float("Output gain", 0.0, linear(-48.0, 12.0), " dB", 1)
+                .with_smoother(SmoothingStyle::Linear(20.0)),
             mode: EnumParam::new("Mode", ModeChoice::Strike),
             height_m: float(
                 "Drop height",
@@ -438,11 +483,26 @@ impl Default for UrtoParams {
             ),
             roll_source: EnumParam::new("Roll speed source", SpeedSourceChoice::ModWheel),
             roll_lift: BoolParam::new("Lift at release", d.roll.lift_on_release),
+            preset_name: Arc::new(RwLock::new("Init".to_string())),
         }
     }
 }
 
 impl UrtoParams {
+    /// Name of the preset last loaded or saved.
+    pub fn preset_name(&self) -> String {
+        self.preset_name
+            .read()
+            .map(|name| name.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn set_preset_name(&self, name: &str) {
+        if let Ok(mut current) = self.preset_name.write() {
+            *current = name.to_string();
+        }
+    }
+
     /// The engine settings for the current parameter values and MIDI controllers.
     pub fn patch(&self, controllers: &Controllers) -> Patch {
         let defaults = Patch::default();
@@ -457,9 +517,17 @@ impl UrtoParams {
                 },
                 method: self.integrator.value().method(),
                 guard: self.guard.value(),
-                exit_correction: true,
-                damping: Damping::HuntCrossley,
-                restitution: None,
+                exit_correction: self.corrections.value(),
+                damping: match self.law.value() {
+                    LawChoice::HuntCrossley => Damping::HuntCrossley,
+                    LawChoice::HertzDamper => Damping::Linear {
+                        n_s_per_m: pow10(&self.linear_damping_log10),
+                    },
+                },
+                restitution: match self.damping_from.value() {
+                    DampingFromChoice::Dissipation => None,
+                    DampingFromChoice::Restitution => Some(v(&self.restitution)),
+                },
             },
             hammer_mass_kg: pow10(&self.hammer_mass_kg),
             object: ObjectSpec {
@@ -484,7 +552,8 @@ impl UrtoParams {
                 exponent: 1.0,
             },
             release_fraction: v(&self.release_fraction),
-            gain: 10f64.powf(v(&self.gain_db) / 20.0),
+            // The output gain is applied, smoothed, by the plugin after the engine.
+            gain: 1.0,
             mode: self.mode.value().mode(),
             bounce: Bounce {
                 height_m: v(&self.height_m),
@@ -552,7 +621,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, 101 * 35);
+        assert_eq!(checked, 101 * 40);
     }
 
     #[test]

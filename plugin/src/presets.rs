@@ -1,0 +1,508 @@
+//! Presets: one JSON file per preset, physical parameter names and units, a format version;
+//! factory presets built into the plugin, user presets in the per-user data folder.
+
+use crate::params::{
+    DampingFromChoice, IntegratorChoice, LawChoice, ModeChoice, ObjectChoice, SpeedSourceChoice,
+    UrtoParams,
+};
+use nice_plug::plugin::ParamValue;
+use nice_plug::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// What the `format` field of every preset file says.
+pub const FORMAT: &str = "urto-preset";
+/// The preset format this Urto writes and the newest it reads.
+pub const FORMAT_VERSION: u32 = 1;
+/// The persisted field holding the name of the preset last loaded (or saved).
+pub const PRESET_NAME_FIELD: &str = "preset-name";
+
+/// The factory presets, embedded from `presets/*.json` at build time: (file name, contents).
+pub const FACTORY: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/factory_presets.rs"));
+
+/// How a preset stores one parameter.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// The plain value, as the parameter shows it.
+    Float,
+    /// The physical quantity of a parameter stored as its log₁₀.
+    Log10,
+    Int,
+    Bool,
+    /// A variant id of the parameter's enum.
+    Enum(&'static [&'static str]),
+}
+
+/// A preset key (physical name with unit), the parameter it sets, and how.
+struct Key {
+    name: &'static str,
+    id: &'static str,
+    kind: Kind,
+}
+
+fn ids<E: Enum>() -> &'static [&'static str] {
+    E::ids().unwrap_or(&[])
+}
+
+/// Every parameter, by its preset name.
+fn keys() -> [Key; 40] {
+    let key = |name, id, kind| Key { name, id, kind };
+    [
+        key("stiffness_n_per_m_alpha", "k", Kind::Log10),
+        key("dissipation_s_per_m", "mu", Kind::Float),
+        key("contact_shape_alpha", "alpha", Kind::Float),
+        key(
+            "integrator",
+            "integrator",
+            Kind::Enum(ids::<IntegratorChoice>()),
+        ),
+        key("contact_law", "law", Kind::Enum(ids::<LawChoice>())),
+        key(
+            "damping_from",
+            "damping-from",
+            Kind::Enum(ids::<DampingFromChoice>()),
+        ),
+        key("restitution", "restitution", Kind::Float),
+        key("linear_damping_n_s_per_m", "linear-damping", Kind::Log10),
+        key("exit_correction", "corrections", Kind::Bool),
+        key("energy_guard", "guard", Kind::Bool),
+        key("hammer_mass_kg", "hammer-mass", Kind::Log10),
+        key("softest_strike_m_per_s", "v-min", Kind::Float),
+        key("hardest_strike_m_per_s", "v-max", Kind::Float),
+        key("object", "object", Kind::Enum(ids::<ObjectChoice>())),
+        key("key_tracking", "key-tracking", Kind::Bool),
+        key("fixed_pitch_hz", "fixed-f0", Kind::Float),
+        key("tuning_a4_hz", "a4", Kind::Float),
+        key("decay_t60_s", "decay", Kind::Float),
+        key("material", "material", Kind::Float),
+        key("inharmonicity", "stretch", Kind::Float),
+        key("strike_position", "strike-pos", Kind::Float),
+        key("pickup_position", "pickup-pos", Kind::Float),
+        key("modes", "modes", Kind::Int),
+        key("object_mass_kg", "object-mass", Kind::Log10),
+        key("release_damping", "release", Kind::Float),
+        key("polyphony", "polyphony", Kind::Int),
+        key("output_gain_db", "gain", Kind::Float),
+        key("mode", "mode", Kind::Enum(ids::<ModeChoice>())),
+        key("drop_height_m", "height", Kind::Float),
+        key("gravity_m_per_s2", "gravity", Kind::Float),
+        key("gravity_in_contact", "gravity-in-contact", Kind::Bool),
+        key("capture_velocity_m_per_s", "capture", Kind::Float),
+        key("irregularity", "irregularity", Kind::Float),
+        key("ball_radius_m", "ball-radius", Kind::Float),
+        key("roughness_m", "roughness", Kind::Log10),
+        key("roughness_slope", "roughness-slope", Kind::Float),
+        key("out_of_round", "out-of-round", Kind::Float),
+        key("roll_speed_m_per_s", "roll-speed", Kind::Float),
+        key(
+            "roll_speed_source",
+            "roll-source",
+            Kind::Enum(ids::<SpeedSourceChoice>()),
+        ),
+        key("lift_at_release", "roll-lift", Kind::Bool),
+    ]
+}
+
+/// A preset file as stored.
+#[derive(Serialize, Deserialize)]
+struct PresetFile {
+    format: String,
+    version: u32,
+    name: String,
+    #[serde(default)]
+    category: String,
+    #[serde(default)]
+    description: String,
+    parameters: BTreeMap<String, serde_json::Value>,
+}
+
+/// Why a preset could not be read. Nothing is changed when this happens.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PresetError {
+    Unreadable(String),
+    Malformed(String),
+    NotAPreset,
+    Newer {
+        version: u32,
+    },
+    UnknownParameter(String),
+    BadValue {
+        key: String,
+        expected: &'static str,
+    },
+    OutOfRange {
+        key: String,
+        value: f64,
+        min: f64,
+        max: f64,
+    },
+}
+
+impl fmt::Display for PresetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PresetError::Unreadable(e) => write!(f, "cannot read the preset file: {e}"),
+            PresetError::Malformed(e) => write!(f, "not a valid preset file: {e}"),
+            PresetError::NotAPreset => write!(f, "not an Urto preset (no \"format\": \"{FORMAT}\")"),
+            PresetError::Newer { version } => write!(
+                f,
+                "made by a newer Urto (preset format {version}; this one reads up to {FORMAT_VERSION})"
+            ),
+            PresetError::UnknownParameter(key) => write!(f, "unknown parameter \"{key}\""),
+            PresetError::BadValue { key, expected } => {
+                write!(f, "\"{key}\" should be {expected}")
+            }
+            PresetError::OutOfRange {
+                key,
+                value,
+                min,
+                max,
+            } => write!(f, "\"{key}\" = {value} is outside {min} … {max}"),
+        }
+    }
+}
+
+/// A validated preset: plain parameter values (as the parameters store them) by parameter id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preset {
+    pub name: String,
+    pub category: String,
+    pub description: String,
+    plain: BTreeMap<&'static str, f32>,
+}
+
+/// The parameter of `params` with id `id`.
+fn param_ptr(params: &UrtoParams, id: &str) -> Option<ParamPtr> {
+    params
+        .param_map()
+        .into_iter()
+        .find(|(param_id, _, _)| param_id == id)
+        .map(|(_, ptr, _)| ptr)
+}
+
+impl Preset {
+    /// Read and validate a preset from its JSON text.
+    pub fn parse(text: &str) -> Result<Preset, PresetError> {
+        let file: PresetFile =
+            serde_json::from_str(text).map_err(|e| PresetError::Malformed(e.to_string()))?;
+        if file.format != FORMAT {
+            return Err(PresetError::NotAPreset);
+        }
+        if file.version > FORMAT_VERSION {
+            return Err(PresetError::Newer {
+                version: file.version,
+            });
+        }
+        let reference = UrtoParams::default();
+        let keys = keys();
+        let mut plain = BTreeMap::new();
+        for (name, value) in &file.parameters {
+            let key = keys
+                .iter()
+                .find(|k| k.name == name)
+                .ok_or_else(|| PresetError::UnknownParameter(name.clone()))?;
+            let bad = |expected| PresetError::BadValue {
+                key: name.clone(),
+                expected,
+            };
+            let (stored, shown) = match key.kind {
+                Kind::Float | Kind::Log10 | Kind::Int => {
+                    let x = value.as_f64().ok_or(bad("a number"))?;
+                    match key.kind {
+                        Kind::Log10 if x > 0.0 => (x.log10(), x),
+                        Kind::Log10 => return Err(bad("a positive number")),
+                        Kind::Int if x.fract() != 0.0 => return Err(bad("a whole number")),
+                        _ => (x, x),
+                    }
+                }
+                Kind::Bool => (
+                    f64::from(u8::from(value.as_bool().ok_or(bad("true or false"))?)),
+                    0.0,
+                ),
+                Kind::Enum(variants) => {
+                    let id = value.as_str().ok_or(bad("a text"))?;
+                    let index = variants
+                        .iter()
+                        .position(|v| *v == id)
+                        .ok_or(bad("one of the listed choices"))?;
+                    (index as f64, 0.0)
+                }
+            };
+            if matches!(key.kind, Kind::Float | Kind::Log10 | Kind::Int) {
+                let ptr = param_ptr(&reference, key.id).ok_or(bad("a known parameter"))?;
+                // SAFETY: `ptr` points into `reference`, alive for this whole function.
+                let (back, lo, hi) = unsafe {
+                    (
+                        f64::from(ptr.preview_plain(ptr.preview_normalized(stored as f32))),
+                        f64::from(ptr.preview_plain(0.0)),
+                        f64::from(ptr.preview_plain(1.0)),
+                    )
+                };
+                if !stored.is_finite() || (back - stored).abs() > 1e-4 * stored.abs().max(1.0) {
+                    let physical = |x: f64| match key.kind {
+                        Kind::Log10 => 10f64.powf(x),
+                        _ => x,
+                    };
+                    return Err(PresetError::OutOfRange {
+                        key: name.clone(),
+                        value: shown,
+                        min: physical(lo),
+                        max: physical(hi),
+                    });
+                }
+            }
+            plain.insert(key.id, stored as f32);
+        }
+        Ok(Preset {
+            name: file.name,
+            category: file.category,
+            description: file.description,
+            plain,
+        })
+    }
+
+    /// Read a preset file.
+    pub fn load(path: &Path) -> Result<Preset, PresetError> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| PresetError::Unreadable(e.to_string()))?;
+        Preset::parse(&text)
+    }
+
+    /// The current values of `params` as a preset named `name`.
+    pub fn capture(params: &UrtoParams, name: &str) -> Preset {
+        let plain = params
+            .param_map()
+            .into_iter()
+            .filter_map(|(id, ptr, _)| {
+                let key = keys().into_iter().find(|k| k.id == id)?;
+                // SAFETY: `ptr` points into `params`, borrowed for this call.
+                Some((key.id, unsafe { ptr.unmodulated_plain_value() }))
+            })
+            .collect();
+        Preset {
+            name: name.to_string(),
+            category: "User".to_string(),
+            description: String::new(),
+            plain,
+        }
+    }
+
+    /// The preset as JSON text, physical quantities by name.
+    pub fn to_json(&self) -> String {
+        let parameters = keys()
+            .iter()
+            .filter_map(|key| {
+                let x = f64::from(*self.plain.get(key.id)?);
+                let value = match key.kind {
+                    Kind::Float => serde_json::json!(round_sig(x)),
+                    Kind::Log10 => serde_json::json!(round_sig(10f64.powf(x))),
+                    Kind::Int => serde_json::json!(x.round() as i64),
+                    Kind::Bool => serde_json::json!(x > 0.5),
+                    Kind::Enum(variants) => serde_json::json!(variants.get(x as usize)?),
+                };
+                Some((key.name.to_string(), value))
+            })
+            .collect();
+        let file = PresetFile {
+            format: FORMAT.to_string(),
+            version: FORMAT_VERSION,
+            name: self.name.clone(),
+            category: self.category.clone(),
+            description: self.description.clone(),
+            parameters,
+        };
+        serde_json::to_string_pretty(&file).unwrap_or_default()
+    }
+
+    /// The plain value of parameter `id`: the preset's, else the parameter's default.
+    fn plain_or_default(&self, id: &str, ptr: &ParamPtr) -> f32 {
+        self.plain
+            .get(id)
+            .copied()
+            // SAFETY: callers pass a pointer into live parameters.
+            .unwrap_or_else(|| unsafe { ptr.default_plain_value() })
+    }
+
+    /// Set every parameter through the host (as a user gesture each): the preset's value, or the
+    /// default for parameters the preset leaves out.
+    pub fn apply(&self, params: &UrtoParams, setter: &ParamSetter) {
+        for (id, ptr, _) in params.param_map() {
+            // SAFETY: `ptr` points into `params`, borrowed for this call.
+            let normalized = unsafe { ptr.preview_normalized(self.plain_or_default(&id, &ptr)) };
+            let context = setter.raw_context;
+            // SAFETY: as above; the context belongs to the editor that owns `params`.
+            unsafe {
+                context.raw_begin_set_parameter(ptr);
+                context.raw_set_parameter_normalized(ptr, normalized);
+                context.raw_end_set_parameter(ptr);
+            }
+        }
+        params.set_preset_name(&self.name);
+    }
+
+    /// The plugin state that loads this preset (every parameter, and the preset's name).
+    pub fn to_state(&self, params: &UrtoParams) -> PluginState {
+        let mut state_params = BTreeMap::new();
+        for key in keys() {
+            let Some(ptr) = param_ptr(params, key.id) else {
+                continue;
+            };
+            let x = self.plain_or_default(key.id, &ptr);
+            let value = match key.kind {
+                Kind::Float | Kind::Log10 => ParamValue::F32(x),
+                Kind::Int => ParamValue::I32(x.round() as i32),
+                Kind::Bool => ParamValue::Bool(x > 0.5),
+                Kind::Enum(variants) => {
+                    ParamValue::String(variants.get(x as usize).unwrap_or(&"").to_string())
+                }
+            };
+            state_params.insert(key.id.to_string(), value);
+        }
+        let mut fields = BTreeMap::new();
+        fields.insert(
+            PRESET_NAME_FIELD.to_string(),
+            serde_json::to_string(&self.name).unwrap_or_default(),
+        );
+        PluginState {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            params: state_params,
+            fields,
+        }
+    }
+}
+
+/// Round to 6 significant digits, so saved presets read well and load back the same.
+fn round_sig(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let scale = 10f64.powi(5 - x.abs().log10().floor() as i32);
+    (x * scale).round() / scale
+}
+
+/// The factory presets, parsed (the build checks they all parse; see the tests).
+pub fn factory() -> Vec<Preset> {
+    FACTORY
+        .iter()
+        .filter_map(|(_, text)| Preset::parse(text).ok())
+        .collect()
+}
+
+/// The per-user preset folder: `$XDG_DATA_HOME/urto/presets` on Linux, the platform's
+/// equivalent elsewhere.
+pub fn user_folder() -> Option<PathBuf> {
+    directories::ProjectDirs::from("org", "Urto", "Urto").map(|d| d.data_dir().join("presets"))
+}
+
+/// The user's presets, sorted by name, with the errors of the files that would not load.
+pub fn user_presets() -> (Vec<Preset>, Vec<String>) {
+    let (mut presets, mut errors) = (vec![], vec![]);
+    let Some(folder) = user_folder() else {
+        return (presets, errors);
+    };
+    let Ok(entries) = std::fs::read_dir(&folder) else {
+        return (presets, errors);
+    };
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        if path.extension().is_some_and(|x| x == "json") {
+            match Preset::load(&path) {
+                Ok(preset) => presets.push(preset),
+                Err(e) => errors.push(format!("{}: {e}", path.display())),
+            }
+        }
+    }
+    presets.sort_by(|a, b| a.name.cmp(&b.name));
+    (presets, errors)
+}
+
+/// Save `preset` as `<folder>/<name>.json`, replacing a user preset of the same name.
+pub fn save_user_preset(preset: &Preset) -> Result<PathBuf, String> {
+    let folder = user_folder().ok_or("no per-user data folder on this system")?;
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let file_name: String = preset
+        .name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == ' ' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let path = folder.join(format!("{}.json", file_name.trim()));
+    std::fs::write(&path, preset.to_json()).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_parameter_has_exactly_one_preset_key() {
+        let params = UrtoParams::default();
+        let ids: Vec<String> = params
+            .param_map()
+            .into_iter()
+            .map(|(id, _, _)| id)
+            .collect();
+        let keys = keys();
+        assert_eq!(keys.len(), ids.len());
+        for id in &ids {
+            assert_eq!(keys.iter().filter(|k| k.id == id).count(), 1, "{id}");
+        }
+    }
+
+    #[test]
+    fn there_are_at_least_24_factory_presets_and_all_parse() {
+        assert!(FACTORY.len() >= 24, "{} factory presets", FACTORY.len());
+        for (file, text) in FACTORY {
+            let preset = Preset::parse(text).unwrap_or_else(|e| panic!("{file}: {e}"));
+            // Saved and read back, a preset is the same preset.
+            assert_eq!(
+                Preset::parse(&preset.to_json()),
+                Ok(preset.clone()),
+                "{file}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_presets_are_refused_with_a_reason() {
+        let good: serde_json::Value = serde_json::from_str(FACTORY[0].1).unwrap();
+        let with = |field: &str, value: serde_json::Value| {
+            let mut preset = good.clone();
+            preset[field] = value;
+            preset.to_string()
+        };
+        let with_parameter = |key: &str, value: serde_json::Value| {
+            let mut preset = good.clone();
+            preset["parameters"][key] = value;
+            preset.to_string()
+        };
+        let cases = [
+            ("{ not json".to_string(), "not a valid preset file"),
+            (
+                with("format", "something-else".into()),
+                "not an Urto preset",
+            ),
+            (with("version", 2.into()), "newer Urto"),
+            (with_parameter("warp_drive", 1.into()), "unknown parameter"),
+            (with_parameter("modes", 1000.into()), "outside"),
+            (with_parameter("modes", 2.5.into()), "whole number"),
+            (with_parameter("object", "teapot".into()), "listed choices"),
+            (with_parameter("hammer_mass_kg", (-1.0).into()), "positive"),
+            (
+                with_parameter("key_tracking", "yes".into()),
+                "true or false",
+            ),
+        ];
+        for (text, reason) in cases {
+            let error = Preset::parse(&text).expect_err(reason).to_string();
+            assert!(error.contains(reason), "{error} (wanted {reason})");
+        }
+    }
+}
