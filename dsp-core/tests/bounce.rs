@@ -204,3 +204,47 @@ proptest! {
         }
     }
 }
+
+/// Automating k, μ and α every sample during a bounce sequence never adds energy: a contact under
+/// way keeps the settings it began with, and each new contact starts from the latest ones.
+#[test]
+fn automation_during_bounces_adds_no_energy() {
+    let fs = 48_000.0;
+    let mut bank = floor();
+    let base = ContactSetup::hunt_crossley(law(), Method::Am1);
+    let mut ball = Hammer::new(BALL_KG, base);
+    ball.set_gravity(Gravity {
+        accel_m_per_s2: G,
+        in_contact: false,
+        capture_m_per_s: CAPTURE_M_PER_S,
+    });
+    ball.strike(&bank, 0.0, HEIGHT_M, BALL_KG);
+    let mut energy = ball.total_energy_j(&bank);
+    let mut contacts = 0;
+    for n in 0..(5.0 * fs) as usize {
+        let t = n as f64 / fs;
+        let phase = 0.5 + 0.5 * (t * 17.0).sin();
+        let setup = ContactSetup {
+            law: HuntCrossley {
+                stiffness: 10f64.powf(5.0 + 3.0 * phase),
+                mu_s_per_m: 0.1 + 0.8 * phase,
+                alpha: 1.2 + 0.8 * phase,
+            },
+            ..base
+        };
+        ball.process_sample(&setup, &mut bank, 1.0 / fs);
+        if !ball.in_contact() {
+            let now = ball.total_energy_j(&bank);
+            assert!(
+                now <= energy * (1.0 + 1e-12),
+                "sample {n}: {now} > {energy}"
+            );
+            energy = now;
+        }
+        contacts = ball.stats().onsets;
+        if ball.is_at_rest() {
+            break;
+        }
+    }
+    assert!(contacts > 10, "{contacts} contacts");
+}

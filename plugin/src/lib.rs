@@ -63,6 +63,10 @@ impl Plugin for Urto {
     type SysExMessage = ();
     type BackgroundTask = ();
 
+    fn filter_state(state: &mut PluginState) {
+        presets::migrate_state(state);
+    }
+
     fn params(&self) -> Arc<dyn Params> {
         self.params.clone()
     }

@@ -132,10 +132,12 @@ pub struct Controllers {
 }
 
 impl Default for Controllers {
+    /// Full scale until a controller message arrives: the ball rolls at "Roll speed" until the
+    /// chosen controller is moved.
     fn default() -> Self {
         Self {
-            mod_wheel: 0.0,
-            pressure: 0.0,
+            mod_wheel: 1.0,
+            pressure: 1.0,
             expression: 1.0,
         }
     }

@@ -373,6 +373,35 @@ impl Preset {
     }
 }
 
+/// Bring a state saved by an older Urto up to date before it loads. Parameters the old version
+/// did not have are missing from its state, and a missing parameter would keep whatever value the
+/// instance had; so each gets the value that reproduces the old version's sound, which for every
+/// parameter added since 0.1 is its default (single strike, Hunt–Crossley, damping from μ, …).
+pub fn migrate_state(state: &mut PluginState) {
+    let current = env!("CARGO_PKG_VERSION");
+    if state.version == current {
+        return;
+    }
+    let defaults = Preset {
+        name: String::new(),
+        category: String::new(),
+        description: String::new(),
+        plain: BTreeMap::new(),
+    }
+    .to_state(&UrtoParams::default());
+    for (id, value) in defaults.params {
+        state.params.entry(id).or_insert(value);
+    }
+    state
+        .fields
+        .entry(PRESET_NAME_FIELD.to_string())
+        .or_insert_with(|| {
+            serde_json::to_string(&format!("Project from Urto {}", state.version))
+                .unwrap_or_default()
+        });
+    state.version = current.to_string();
+}
+
 /// Round to 6 significant digits, so saved presets read well and load back the same.
 fn round_sig(x: f64) -> f64 {
     if x == 0.0 || !x.is_finite() {

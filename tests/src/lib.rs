@@ -1,10 +1,15 @@
 //! A minimal CLAP host (clack-host) that loads a built Urto plugin and renders notes, plus the
 //! spectral helpers the whole-product tests and the demo share.
 
-use clack_host::events::event_types::NoteOnEvent;
+use clack_extensions::params::PluginParams;
+use clack_extensions::state::PluginState;
+use clack_host::events::event_types::{NoteOffEvent, NoteOnEvent, ParamValueEvent};
+use clack_host::events::UnknownEvent;
 use clack_host::prelude::*;
 use std::error::Error;
+use std::io::Cursor;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
 /// CLAP id of the plugin (plugin/src/lib.rs).
 pub const URTO_CLAP_ID: &str = "org.urto.urto";
@@ -15,6 +20,33 @@ pub struct Note {
     pub at_sample: u64,
     pub key: u8,
     pub velocity: f64,
+}
+
+/// A note-off to send.
+#[derive(Clone, Copy, Debug)]
+pub struct NoteOff {
+    pub at_sample: u64,
+    pub key: u8,
+}
+
+/// A parameter change to send: CLAP parameter id and its value as the plugin declares it
+/// (nice-plug declares continuous parameters on 0…1 and stepped ones on 0…steps).
+#[derive(Clone, Copy, Debug)]
+pub struct ParamChange {
+    pub at_sample: u64,
+    pub param_id: u32,
+    pub value: f64,
+}
+
+/// What to render: the audio configuration and the events.
+#[derive(Clone, Debug, Default)]
+pub struct Render<'a> {
+    pub sample_rate_hz: f64,
+    pub block_frames: usize,
+    pub total_frames: usize,
+    pub notes: &'a [Note],
+    pub note_offs: &'a [NoteOff],
+    pub changes: &'a [ParamChange],
 }
 
 /// The workspace root (this crate lives in `tests/`).
@@ -48,6 +80,187 @@ impl HostHandlers for TestHost {
     type AudioProcessor<'a> = ();
 }
 
+/// One instance of the plugin in a minimal CLAP host.
+///
+/// A host calls a plugin's main-thread functions from one thread; the test harness runs tests on
+/// several. Sessions therefore take turns: one lives at a time in a process (without this,
+/// instances created and loaded from parallel test threads crashed nice-plug's wrapper now and
+/// then).
+pub struct Session {
+    instance: PluginInstance<TestHost>,
+    /// Held by the first session of a thread; its later sessions share the turn.
+    _turn: Option<MutexGuard<'static, ()>>,
+}
+
+static MAIN_THREAD: Mutex<()> = Mutex::new(());
+
+thread_local! {
+    /// Sessions alive on this thread.
+    static SESSIONS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        SESSIONS.with(|n| n.set(n.get() - 1));
+    }
+}
+
+impl Session {
+    /// Load the CLAP at `path` and create an instance of Urto.
+    pub fn new(path: &Path) -> Result<Session, Box<dyn Error>> {
+        let turn = (SESSIONS.with(|n| n.get()) == 0)
+            .then(|| MAIN_THREAD.lock().unwrap_or_else(|e| e.into_inner()));
+        let host_info =
+            HostInfo::new("Urto test host", "Urto", "https://example.invalid", "0.1.0")?;
+        // SAFETY: loading a dynamic library runs its initialisers; the path is our own plugin.
+        let entry = unsafe { PluginEntry::load(path)? };
+        let factory = entry
+            .get_plugin_factory()
+            .ok_or("the CLAP has no plugin factory")?;
+        let descriptor = factory
+            .plugin_descriptors()
+            .find(|d| {
+                d.id()
+                    .is_some_and(|id| id.to_bytes() == URTO_CLAP_ID.as_bytes())
+            })
+            .ok_or("Urto is not in the CLAP's factory")?;
+        let id = descriptor.id().ok_or("descriptor without id")?;
+        let instance =
+            PluginInstance::<TestHost>::new(|_| TestHostShared, |_| (), &entry, id, &host_info)?;
+        SESSIONS.with(|n| n.set(n.get() + 1));
+        Ok(Session {
+            instance,
+            _turn: turn,
+        })
+    }
+
+    /// The plugin's saved state (clap.state save).
+    pub fn save_state(&mut self) -> Result<Vec<u8>, Box<dyn Error>> {
+        let mut handle = self.instance.plugin_handle();
+        let state: PluginState = handle.get_extension().ok_or("no state extension")?;
+        let mut bytes = Vec::new();
+        state.save(&mut handle, &mut bytes)?;
+        Ok(bytes)
+    }
+
+    /// Restore a saved state (clap.state load); an error if the plugin refuses it.
+    pub fn load_state(&mut self, bytes: &[u8]) -> Result<(), Box<dyn Error>> {
+        let mut handle = self.instance.plugin_handle();
+        let state: PluginState = handle.get_extension().ok_or("no state extension")?;
+        state.load(&mut handle, &mut Cursor::new(bytes))?;
+        Ok(())
+    }
+
+    /// CLAP id of the parameter named `name`, as the host lists it.
+    pub fn param_id(&mut self, name: &str) -> Result<u32, Box<dyn Error>> {
+        let mut handle = self.instance.plugin_handle();
+        let params: PluginParams = handle.get_extension().ok_or("no params extension")?;
+        let mut buffer = clack_extensions::params::ParamInfoBuffer::default();
+        for index in 0..params.count(&mut handle) {
+            if let Some(info) = params.get_info(&mut handle, index, &mut buffer) {
+                if info.name == name.as_bytes() {
+                    return Ok(info.id.get());
+                }
+            }
+        }
+        Err(format!("no parameter named {name}").into())
+    }
+
+    /// Activate, send the events of `r` sample-accurately, and return the first output channel.
+    pub fn render(&mut self, r: &Render) -> Result<Vec<f32>, Box<dyn Error>> {
+        let config = PluginAudioConfiguration {
+            sample_rate: r.sample_rate_hz,
+            min_frames_count: 1,
+            max_frames_count: r.block_frames as u32,
+        };
+        let stopped = self.instance.activate(|_, _| (), config)?;
+        let mut processor = stopped.start_processing()?;
+        let mut output = Vec::with_capacity(r.total_frames);
+        let mut channels = vec![vec![0.0f32; r.block_frames]; 2];
+        let mut output_ports = AudioPorts::with_capacity(2, 1);
+        let input_audio = InputAudioBuffers::empty();
+        let mut start = 0usize;
+        while start < r.total_frames {
+            let frames = r.block_frames.min(r.total_frames - start);
+            let block = start as u64..(start + frames) as u64;
+            let offset = |at: u64| (at - start as u64) as u32;
+            let mut events: Vec<(u32, EventStorage)> = vec![];
+            for n in r.notes.iter().filter(|n| block.contains(&n.at_sample)) {
+                let pckn = Pckn::new(0u16, 0u16, u16::from(n.key), u32::MAX);
+                let event = NoteOnEvent::new(offset(n.at_sample), pckn, n.velocity);
+                events.push((offset(n.at_sample), EventStorage::NoteOn(event)));
+            }
+            for n in r.note_offs.iter().filter(|n| block.contains(&n.at_sample)) {
+                let pckn = Pckn::new(0u16, 0u16, u16::from(n.key), u32::MAX);
+                let event = NoteOffEvent::new(offset(n.at_sample), pckn, 0.0);
+                events.push((offset(n.at_sample), EventStorage::NoteOff(event)));
+            }
+            for c in r.changes.iter().filter(|c| block.contains(&c.at_sample)) {
+                let id = ClapId::new(c.param_id);
+                let event =
+                    ParamValueEvent::new(offset(c.at_sample), id, Pckn::match_all(), c.value);
+                events.push((offset(c.at_sample), EventStorage::Param(event)));
+            }
+            events.sort_by_key(|(time, _)| *time);
+            let mut buffer = EventBuffer::new();
+            for (_, event) in &events {
+                buffer.push(event.as_unknown());
+            }
+            let input_events = InputEvents::from_buffer(&buffer);
+            let mut out_events_buffer = EventBuffer::new();
+            let mut output_events = OutputEvents::from_buffer(&mut out_events_buffer);
+            let mut output_audio = output_ports.with_output_buffers([AudioPortBuffer {
+                latency: 0,
+                channels: AudioPortBufferType::f32_output_only(
+                    channels.iter_mut().map(|c| &mut c.as_mut_slice()[..frames]),
+                ),
+            }]);
+            processor.process(
+                &input_audio,
+                &mut output_audio,
+                &input_events,
+                &mut output_events,
+                None,
+                None,
+            )?;
+            output.extend_from_slice(&channels[0][..frames]);
+            start += frames;
+        }
+        self.instance.deactivate(processor.stop_processing());
+        Ok(output)
+    }
+}
+
+/// A plugin state (nice-plug's JSON) as Urto's CLAP stores it: the JSON's length as 8 bytes,
+/// little-endian, then the JSON (CLAP streams do not say how long they are).
+pub fn clap_state(json: &[u8]) -> Vec<u8> {
+    let mut bytes = (json.len() as u64).to_le_bytes().to_vec();
+    bytes.extend_from_slice(json);
+    bytes
+}
+
+/// The JSON inside a state saved by Urto's CLAP.
+pub fn state_json(state: &[u8]) -> &[u8] {
+    state.get(8..).unwrap_or_default()
+}
+
+/// The events a render sends, kept until the block's buffer is built.
+enum EventStorage {
+    NoteOn(NoteOnEvent),
+    NoteOff(NoteOffEvent),
+    Param(ParamValueEvent),
+}
+
+impl EventStorage {
+    fn as_unknown(&self) -> &UnknownEvent {
+        match self {
+            EventStorage::NoteOn(e) => e.as_unknown(),
+            EventStorage::NoteOff(e) => e.as_unknown(),
+            EventStorage::Param(e) => e.as_unknown(),
+        }
+    }
+}
+
 /// Load the CLAP at `path`, activate it at `sample_rate_hz` with blocks of `block_frames`, send
 /// `notes`, and return the first output channel over `total_frames` frames.
 pub fn render(
@@ -57,71 +270,13 @@ pub fn render(
     notes: &[Note],
     total_frames: usize,
 ) -> Result<Vec<f32>, Box<dyn Error>> {
-    let host_info = HostInfo::new("Urto test host", "Urto", "https://example.invalid", "0.1.0")?;
-    // SAFETY: loading a dynamic library runs its initialisers; the path is our own built plugin.
-    let entry = unsafe { PluginEntry::load(path)? };
-    let factory = entry
-        .get_plugin_factory()
-        .ok_or("the CLAP has no plugin factory")?;
-    let descriptor = factory
-        .plugin_descriptors()
-        .find(|d| {
-            d.id()
-                .is_some_and(|id| id.to_bytes() == URTO_CLAP_ID.as_bytes())
-        })
-        .ok_or("Urto is not in the CLAP's factory")?;
-    let id = descriptor.id().ok_or("descriptor without id")?;
-    let mut instance =
-        PluginInstance::<TestHost>::new(|_| TestHostShared, |_| (), &entry, id, &host_info)?;
-    let config = PluginAudioConfiguration {
-        sample_rate: sample_rate_hz,
-        min_frames_count: 1,
-        max_frames_count: block_frames as u32,
-    };
-    let stopped = instance.activate(|_, _| (), config)?;
-    let mut processor = stopped.start_processing()?;
-
-    let mut output = Vec::with_capacity(total_frames);
-    let mut channels = vec![vec![0.0f32; block_frames]; 2];
-    let mut output_ports = AudioPorts::with_capacity(2, 1);
-    let input_audio = InputAudioBuffers::empty();
-    let mut start = 0usize;
-    while start < total_frames {
-        let frames = block_frames.min(total_frames - start);
-        let events: Vec<NoteOnEvent> = notes
-            .iter()
-            .filter(|n| (start as u64..(start + frames) as u64).contains(&n.at_sample))
-            .map(|n| {
-                let offset = (n.at_sample - start as u64) as u32;
-                NoteOnEvent::new(
-                    offset,
-                    Pckn::new(0u16, 0u16, n.key as u16, u32::MAX),
-                    n.velocity,
-                )
-            })
-            .collect();
-        let input_events = InputEvents::from_buffer(&events);
-        let mut out_events_buffer = EventBuffer::new();
-        let mut output_events = OutputEvents::from_buffer(&mut out_events_buffer);
-        let mut output_audio = output_ports.with_output_buffers([AudioPortBuffer {
-            latency: 0,
-            channels: AudioPortBufferType::f32_output_only(
-                channels.iter_mut().map(|c| &mut c.as_mut_slice()[..frames]),
-            ),
-        }]);
-        processor.process(
-            &input_audio,
-            &mut output_audio,
-            &input_events,
-            &mut output_events,
-            None,
-            None,
-        )?;
-        output.extend_from_slice(&channels[0][..frames]);
-        start += frames;
-    }
-    instance.deactivate(processor.stop_processing());
-    Ok(output)
+    Session::new(path)?.render(&Render {
+        sample_rate_hz,
+        block_frames,
+        total_frames,
+        notes,
+        ..Render::default()
+    })
 }
 
 /// Frequency in Hz of the strongest bin of the Hann-windowed magnitude spectrum of `signal`,
