@@ -1,16 +1,29 @@
 //! The egui editor: every parameter, grouped (Contact, Hammer, Output, Object, Bounce, Roll),
 //! with its unit.
 
+use crate::live_view;
 use crate::params::UrtoParams;
+use crate::presets::{self, Preset};
 use nice_plug::context::gui::GuiContext;
 use nice_plug_egui::widgets::ParamSlider;
 use nice_plug_egui::{
     create_egui_editor, EguiEditor, EguiEditorState, EguiNiceSettings, NiceEguiApp, RepaintNotifier,
 };
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use urto_dsp::interaction::ContactTrace;
 
 /// The editor's window size in logical pixels.
-const WINDOW_SIZE: (u32, u32) = (760, 560);
+const WINDOW_SIZE: (u32, u32) = (1000, 760);
+
+/// What the editor shares with the audio thread: the live view's trace (the GUI side of a triple
+/// buffer: the audio thread writes without locks, the GUI reads the latest) and the strike button.
+#[derive(Clone)]
+pub struct Shared {
+    pub trace: Arc<Mutex<triple_buffer::Output<ContactTrace>>>,
+    /// Held down: the audio thread plays a note while it is set.
+    pub strike_held: Arc<AtomicBool>,
+}
 
 /// The editor's persistent window state.
 pub fn default_state() -> Arc<EguiEditorState> {
@@ -21,13 +34,43 @@ pub fn default_state() -> Arc<EguiEditorState> {
 }
 
 /// Build the editor for `params`.
-pub fn create(params: Arc<UrtoParams>, state: Arc<EguiEditorState>) -> Option<EguiEditor<UrtoApp>> {
+pub fn create(
+    params: Arc<UrtoParams>,
+    state: Arc<EguiEditorState>,
+    shared: Shared,
+) -> Option<EguiEditor<UrtoApp>> {
     create_egui_editor(
         state,
         RepaintNotifier::new(),
         EguiNiceSettings::new().with_tile("Urto"),
-        UrtoApp { params, gui: None },
+        UrtoApp {
+            params,
+            shared,
+            gui: None,
+            browser: Browser::default(),
+        },
     )
+}
+
+/// The preset browser's state.
+#[derive(Default)]
+struct Browser {
+    factory: Vec<Preset>,
+    user: Vec<Preset>,
+    /// What the last load or save said (errors included).
+    status: String,
+    save_name: String,
+}
+
+impl Browser {
+    fn refresh(&mut self) {
+        self.factory = presets::factory();
+        let (user, errors) = presets::user_presets();
+        self.user = user;
+        if !errors.is_empty() {
+            self.status = format!("not loaded: {}", errors.join("; "));
+        }
+    }
 }
 
 /// A titled group of parameter rows.
@@ -52,7 +95,73 @@ fn row(ui: &mut egui::Ui, label: &str, slider: impl egui::Widget) {
 /// The editor's egui application.
 pub struct UrtoApp {
     params: Arc<UrtoParams>,
+    shared: Shared,
     gui: Option<GuiContext>,
+    browser: Browser,
+}
+
+impl UrtoApp {
+    /// Preset menu, save field and the strike button.
+    fn top_bar(&mut self, ui: &mut egui::Ui, setter: &nice_plug::context::gui::ParamSetter) {
+        ui.horizontal(|ui| {
+            let current = self.params.preset_name();
+            let mut chosen = None;
+            egui::ComboBox::from_id_salt("presets")
+                .selected_text(format!("Preset: {current}"))
+                .width(280.0)
+                .show_ui(ui, |ui| {
+                    for (heading, list) in [
+                        ("Factory", &self.browser.factory),
+                        ("User", &self.browser.user),
+                    ] {
+                        if !list.is_empty() {
+                            ui.label(egui::RichText::new(heading).strong());
+                        }
+                        for preset in list.iter() {
+                            let label = format!("{} · {}", preset.category, preset.name);
+                            if ui
+                                .selectable_label(preset.name == current, label)
+                                .on_hover_text(&preset.description)
+                                .clicked()
+                            {
+                                chosen = Some(preset.clone());
+                            }
+                        }
+                    }
+                });
+            if let Some(preset) = chosen {
+                preset.apply(&self.params, setter);
+                self.browser.status = format!("loaded \"{}\"", preset.name);
+            }
+            ui.add(
+                egui::TextEdit::singleline(&mut self.browser.save_name)
+                    .hint_text("name")
+                    .desired_width(140.0),
+            );
+            if ui.button("Save preset").clicked() {
+                let name = self.browser.save_name.trim();
+                if name.is_empty() {
+                    self.browser.status = "give the preset a name first".into();
+                } else {
+                    match presets::save_user_preset(&Preset::capture(&self.params, name)) {
+                        Ok(path) => {
+                            self.params.set_preset_name(name);
+                            self.browser.refresh();
+                            self.browser.status = format!("saved {}", path.display());
+                        }
+                        Err(e) => self.browser.status = format!("not saved: {e}"),
+                    }
+                }
+            }
+            let strike =
+                ui.add(egui::Button::new("  Strike  ").sense(egui::Sense::click_and_drag()));
+            let held = strike.is_pointer_button_down_on();
+            self.shared.strike_held.store(held, Ordering::Relaxed);
+        });
+        if !self.browser.status.is_empty() {
+            ui.small(&self.browser.status);
+        }
+    }
 }
 
 impl NiceEguiApp for UrtoApp {
@@ -63,15 +172,25 @@ impl NiceEguiApp for UrtoApp {
         _frame: &mut nice_plug_egui::Frame,
     ) -> Result<(), nice_plug_egui::baseview::HandlerError> {
         self.gui = Some(gui);
+        self.browser.refresh();
         Ok(())
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut nice_plug_egui::Frame) {
-        let Some(gui) = &self.gui else { return };
+        let Some(gui) = self.gui.clone() else { return };
         let setter = gui.param_setter();
+        ui.horizontal(|ui| {
+            ui.heading("Urto");
+            ui.label("Hunt–Crossley contact  f = k·x^α·(1 + μ·v)");
+        });
+        self.top_bar(ui, &setter);
+        // The live view: the latest trace the audio thread published.
+        if let Ok(mut output) = self.shared.trace.lock() {
+            live_view::show(ui, output.read());
+        }
+        ui.ctx()
+            .request_repaint_after(std::time::Duration::from_millis(50));
         let p = &self.params;
-        ui.heading("Urto");
-        ui.label("Hunt–Crossley contact  f = k·x^α·(1 + μ·v)");
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.columns(2, |columns| {
                 group(&mut columns[0], "Contact", |ui| {
@@ -269,5 +388,6 @@ impl NiceEguiApp for UrtoApp {
 
     fn editor_closed(&mut self) {
         self.gui = None;
+        self.shared.strike_held.store(false, Ordering::Relaxed);
     }
 }

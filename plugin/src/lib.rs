@@ -1,13 +1,16 @@
 //! Urto, the nice-plug wrapper: parameters and MIDI in, the dsp-core engine, audio out.
 
 mod editor;
+mod live_view;
 mod params;
 pub mod presets;
 
 use nice_plug::midi::Key;
 use nice_plug::prelude::*;
 use nice_plug_egui::EguiEditorState;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use urto_dsp::interaction::ContactTrace;
 use urto_dsp::voice::Engine;
 
 use params::Controllers;
@@ -23,16 +26,35 @@ pub struct Urto {
     mono: Vec<f32>,
     /// MIDI controllers the rolling speed can follow.
     controllers: Controllers,
+    /// The audio side of the live view's triple buffer, and the serial of the trace last sent.
+    trace_in: triple_buffer::Input<ContactTrace>,
+    trace_sent: u64,
+    /// What the editor sees (its side of the buffer, the strike button).
+    shared: editor::Shared,
+    /// The strike button's note is sounding.
+    strike_sounding: bool,
 }
+
+/// The note the editor's strike button plays, and its velocity.
+const STRIKE_NOTE: u8 = 60;
+const STRIKE_VELOCITY: f32 = 0.7;
 
 impl Default for Urto {
     fn default() -> Self {
+        let (trace_in, trace_out) = triple_buffer::triple_buffer(&ContactTrace::default());
         Self {
             params: Arc::new(UrtoParams::default()),
             editor_state: editor::default_state(),
             engine: None,
             mono: Vec::new(),
             controllers: Controllers::default(),
+            trace_in,
+            trace_sent: 0,
+            shared: editor::Shared {
+                trace: Arc::new(Mutex::new(trace_out)),
+                strike_held: Arc::new(AtomicBool::new(false)),
+            },
+            strike_sounding: false,
         }
     }
 }
@@ -72,7 +94,11 @@ impl Plugin for Urto {
     }
 
     fn editor(&mut self, _async_executor: AsyncExecutor<Self>) -> Option<Self::Editor> {
-        editor::create(self.params.clone(), self.editor_state.clone())
+        editor::create(
+            self.params.clone(),
+            self.editor_state.clone(),
+            self.shared.clone(),
+        )
     }
 
     fn activate(
@@ -109,6 +135,16 @@ impl Plugin for Urto {
         let mut patch = self.params.patch(&self.controllers);
         engine.set_polyphony(self.params.polyphony.value().max(1) as usize);
         let mono = &mut self.mono[..num_samples];
+        // The editor's strike button: a note while it is held.
+        let held = self.shared.strike_held.load(Ordering::Relaxed);
+        if held != self.strike_sounding {
+            self.strike_sounding = held;
+            if held {
+                engine.note_on(&patch, STRIKE_NOTE, STRIKE_VELOCITY);
+            } else {
+                engine.note_off(&patch, STRIKE_NOTE);
+            }
+        }
         // Render up to each note event, then apply it: note timing is sample-accurate.
         let mut next_event = context.next_event();
         let mut start = 0;
@@ -149,6 +185,12 @@ impl Plugin for Urto {
             let end = next_event.map_or(num_samples, |e| (e.timing() as usize).min(num_samples));
             engine.process(&patch, &mut mono[start..end]);
             start = end;
+        }
+        if let Some(trace) = engine.trace() {
+            if trace.serial != self.trace_sent {
+                self.trace_sent = trace.serial;
+                self.trace_in.write(*trace);
+            }
         }
         for (i, mut frame) in buffer.iter_samples().enumerate() {
             let gain = util::db_to_gain(self.params.gain_db.smoothed.next());

@@ -64,5 +64,11 @@ pub fn render_all(clap: &Path, out_dir: &Path) -> Result<()> {
         "Bounce and roll scenes (48 kHz, the voice engine of dsp-core) and plots:\n{}",
         scenes.join("\n")
     );
+    let screenshot = out_dir.join("editor.png");
+    crate::standalone::screenshot(&screenshot)?;
+    println!(
+        "Editor screenshot (standalone under Xvfb):\n  {}",
+        screenshot.display()
+    );
     Ok(())
 }

@@ -8,14 +8,17 @@ mod bench;
 mod demo;
 mod paper;
 mod scenes;
+mod standalone;
 
 use clap::Parser;
 
 const USAGE: &str = "usage: cargo xtask <command>
   test      bundle, then run every test: cargo tests, CLAP host tests, the no-allocation host
             test and the VST3 (pedalboard) host test
-  demo      bundle, then render demo WAVs through the real CLAP into target/demo/
+  demo      bundle, then render demo WAVs (through the real CLAP, and the bounce and roll scenes)
+            and plots into target/demo/, and a screenshot of the editor (standalone under Xvfb)
   install   bundle, then copy Urto.clap to ~/.clap and Urto.vst3 to ~/.vst3
+  standalone  install ALSA's headers if missing, build target/release/urto-standalone
   bench [--json]         criterion benchmarks of the dsp-core: integrators, modal bank, voices,
                          64-voice real-time factor (ns per sample; JSON with the headline figures)
   paper [--json]         Tables I–III and the Fig. 3 thresholds beside the paper's
@@ -38,6 +41,7 @@ fn main() -> Result<()> {
             )
         }
         Some("install") => install(),
+        Some("standalone") => standalone::build().map(|path| println!("{}", path.display())),
         Some("bench") => bench::bench(args.iter().any(|a| a == "--json")),
         Some("paper") => paper::paper(args.iter().any(|a| a == "--json")),
         Some("impact") => paper::impact(&paper::ImpactArgs::parse_from(&args)),

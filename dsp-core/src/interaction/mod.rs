@@ -5,7 +5,10 @@ use crate::analytic::Impact;
 use crate::contact::{ContactLaw, HuntCrossley};
 use crate::integrate::{safeguarded_newton, Method, MAX_NEWTON_ITERATIONS};
 use crate::resonator::{ModalBank, Slot, Surface};
+
+mod trace;
 use crate::restitution::{c_opt_n_s_per_m, mu_for_restitution};
+pub use trace::{ContactTrace, TracePoint, TRACE_ONSETS, TRACE_POINTS};
 
 /// Upper bound on sub-steps per sample during a contact.
 pub const MAX_SUBSTEPS: usize = 256;
@@ -135,6 +138,8 @@ struct Contact {
     gravity_m_per_s2: f64,
     /// The onset was slower than the capture velocity: the ball settles at the deepest compression.
     capture: bool,
+    /// Time since the onset, s.
+    elapsed_s: f64,
 }
 
 /// A point-mass hammer striking a [`ModalBank`].
@@ -172,6 +177,11 @@ pub struct Hammer {
     /// with the track the ball feels it as an extra acceleration, so the contact law and the
     /// integrators see a fixed surface (see [`crate::roll`]).
     track_accel_m_per_s2: f64,
+    /// The live view's record of the first contact and the onsets, filled while `tracing`.
+    trace: Box<ContactTrace>,
+    tracing: bool,
+    /// Samples processed since the strike (the onsets' clock).
+    samples_since_strike: u64,
     contacts: u32,
     stats: ContactStats,
 }
@@ -196,6 +206,9 @@ impl Hammer {
             irregularity: 0.0,
             rng: fastrand::Rng::with_seed(0),
             track_accel_m_per_s2: 0.0,
+            trace: Box::default(),
+            tracing: false,
+            samples_since_strike: 0,
             contacts: 0,
             stats: ContactStats::default(),
         }
@@ -215,6 +228,10 @@ impl Hammer {
         self.retired = false;
         self.at_rest = false;
         self.contacts = 0;
+        self.samples_since_strike = 0;
+        if self.tracing {
+            self.trace.clear();
+        }
         self.stats = ContactStats {
             v_out_m_per_s: f64::NAN,
             ..ContactStats::default()
@@ -230,6 +247,16 @@ impl Hammer {
     pub fn set_irregularity(&mut self, irregularity: f64, seed: u64) {
         self.irregularity = irregularity.clamp(0.0, 1.0);
         self.rng = fastrand::Rng::with_seed(seed);
+    }
+
+    /// Record contacts for the live view (see [`ContactTrace`]) from the next strike on.
+    pub fn set_tracing(&mut self, on: bool) {
+        self.tracing = on;
+    }
+
+    /// The record of the first contact since the strike and of the onsets.
+    pub fn trace(&self) -> &ContactTrace {
+        &self.trace
     }
 
     /// Whether the ball was captured and rests on the object.
@@ -314,6 +341,7 @@ impl Hammer {
     /// `setup` is latched if a contact begins in this sample.
     #[inline]
     pub fn process_sample(&mut self, setup: &ContactSetup, bank: &mut ModalBank, dt_s: f64) -> f64 {
+        self.samples_since_strike += 1;
         if self.retired {
             return bank.ring();
         }
@@ -444,7 +472,15 @@ impl Hammer {
             v_in_m_per_s: v_in,
             gravity_m_per_s2,
             capture,
+            elapsed_s: 0.0,
         });
+        if self.tracing {
+            let onset_s = (self.samples_since_strike as f64 - 1.0 + theta) * dt_s;
+            self.trace.onset(onset_s);
+            if self.contacts == 0 {
+                self.trace.begin(self.setup.law, self.mass_kg, v_in, dt_s);
+            }
+        }
         let energy_j = self.contact_energy_j(bank);
         if let Some(contact) = self.contact.as_mut() {
             contact.energy_j = energy_j;
@@ -539,6 +575,10 @@ impl Hammer {
             }
             if self.contacts == 0 {
                 self.stats.v_out_m_per_s = v;
+                if self.tracing {
+                    let (samples, substeps) = (self.stats.contact_samples, self.stats.substeps);
+                    self.trace.end(v, samples, substeps);
+                }
             }
             self.contacts += 1;
             self.contact = None;
@@ -675,8 +715,27 @@ impl Hammer {
         if let Some(contact) = self.contact.as_mut() {
             // The track's pull does work on the ball: the guard's reference follows it.
             contact.energy_j += m * self.track_accel_m_per_s2 * (self.position_m - y);
+            contact.elapsed_s += h;
         }
         self.guard_energy(bank);
+        if self.tracing && self.contacts == 0 {
+            self.record_step();
+        }
+    }
+
+    /// Add the state after a contact step to the live view's record.
+    fn record_step(&mut self) {
+        let x = self.position_m - self.surface.displacement_m;
+        let v = self.velocity_m_per_s - self.surface.velocity_m_per_s;
+        let elapsed_s = self.contact.map_or(0.0, |c| c.elapsed_s);
+        let energy_j = 0.5 * self.mass_kg * v * v + potential_j(&self.setup.law, x);
+        self.trace.push(TracePoint {
+            t_s: elapsed_s as f32,
+            x_m: x as f32,
+            v_m_per_s: v as f32,
+            force_n: self.force_n as f32,
+            energy_j: energy_j as f32,
+        });
     }
 
     /// The energy guard: if the step raised the total energy, take the excess out of the hammer's

@@ -2,7 +2,7 @@
 
 use crate::contact::HuntCrossley;
 use crate::integrate::Method;
-use crate::interaction::{ContactSetup, Damping, Gravity, Hammer};
+use crate::interaction::{ContactSetup, ContactTrace, Damping, Gravity, Hammer};
 use crate::resonator::{object_modes, ModalBank, Mode, ObjectSpec, MAX_MODES};
 use crate::roll::{RollSettings, Rolling, Track};
 
@@ -295,6 +295,8 @@ pub struct Engine {
     non_finite_resets: u64,
     /// Notes struck since the last reset: seeds the ball's irregularity and the rolling track.
     notes_struck: u64,
+    /// The voice struck last, whose contact the live view shows.
+    traced_voice: Option<usize>,
 }
 
 impl Engine {
@@ -310,6 +312,7 @@ impl Engine {
             samples_rendered: 0,
             non_finite_resets: 0,
             notes_struck: 0,
+            traced_voice: None,
         }
     }
 
@@ -343,9 +346,14 @@ impl Engine {
                         .then(va.started_at.cmp(&vb.started_at))
                 })
             });
-        let Some(voice) = index.and_then(|i| self.voices.get_mut(i)) else {
+        let Some(index) = index else {
             return;
         };
+        if let Some(previous) = self.traced_voice.replace(index) {
+            self.voices[previous].hammer.set_tracing(false);
+        }
+        let voice = &mut self.voices[index];
+        voice.hammer.set_tracing(true);
         if sounding.is_none() {
             let spec = ObjectSpec {
                 f0_hz: patch.tuning.f0_hz(note),
@@ -437,6 +445,11 @@ impl Engine {
             }
             self.samples_rendered += chunk.len() as u64;
         }
+    }
+
+    /// The record of the last strike's first contact and its rebounds (for the live view).
+    pub fn trace(&self) -> Option<&ContactTrace> {
+        self.traced_voice.map(|i| self.voices[i].hammer.trace())
     }
 
     /// Number of sounding voices.

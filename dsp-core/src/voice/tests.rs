@@ -179,3 +179,32 @@ fn a_rolling_ball_stops_or_lifts_at_note_off() {
         assert_eq!(e.active_voices(), 0, "lift {lift}");
     }
 }
+
+#[test]
+fn the_last_strike_is_traced_for_the_live_view() {
+    let patch = Patch::default();
+    let mut e = Engine::new(48_000.0);
+    assert!(e.trace().is_none());
+    e.note_on(&patch, 60, 0.5);
+    render(&mut e, &patch, 4800, 256);
+    let trace = e.trace().expect("a trace");
+    let v_in = patch.velocity.impact_velocity_m_per_s(0.5);
+    assert!(
+        (trace.v_in_m_per_s / v_in - 1.0).abs() < 1e-6,
+        "{}",
+        trace.v_in_m_per_s
+    );
+    assert!(trace.v_out_m_per_s < 0.0 && trace.contact_samples > 0);
+    assert_eq!(trace.onset_count, 1);
+    let points = trace.points();
+    assert!(points.len() >= 32, "{} points", points.len());
+    // Compression rises from 0 and comes back; the force is positive inside.
+    let peak = points.iter().map(|p| p.x_m).fold(0.0f32, f32::max);
+    assert!(peak > 0.0 && points.last().unwrap().x_m < 0.5 * peak);
+    // A bouncing ball records its rebounds.
+    let mut bounce = patch_in(PlayMode::Bounce);
+    bounce.bounce.irregularity = 0.0;
+    e.note_on(&bounce, 62, 0.2);
+    render(&mut e, &bounce, 48_000 * 2, 256);
+    assert!(e.trace().unwrap().onset_count > 5);
+}

@@ -1,0 +1,224 @@
+//! The editor's live view of the last impact: phase portrait against eq. (3), force–compression
+//! loop, energy against H(v) of eq. (20), the rebound timeline, and the exit-velocity error.
+
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
+use urto_dsp::analytic::Impact;
+use urto_dsp::interaction::ContactTrace;
+
+const SIMULATED: Color32 = Color32::from_rgb(90, 170, 255);
+const ANALYTIC: Color32 = Color32::from_rgb(255, 170, 60);
+const AXES: Color32 = Color32::from_gray(110);
+const LABEL: Color32 = Color32::from_gray(190);
+
+/// A series of (x, y) points and its colour.
+struct Series {
+    points: Vec<(f64, f64)>,
+    color: Color32,
+}
+
+/// Draw `series` in a box of `size` with its title and the axes' names and ranges.
+fn plot(ui: &mut egui::Ui, size: Vec2, title: &str, x_name: &str, y_name: &str, series: &[Series]) {
+    let (response, painter) = ui.allocate_painter(size, Sense::hover());
+    let frame = response.rect;
+    let area = Rect::from_min_max(
+        frame.min + Vec2::new(8.0, 18.0),
+        frame.max - Vec2::new(8.0, 16.0),
+    );
+    painter.rect_stroke(frame, 3.0, Stroke::new(1.0, AXES), StrokeKind::Inside);
+    let small = FontId::proportional(11.0);
+    painter.text(
+        frame.min + Vec2::new(6.0, 3.0),
+        Align2::LEFT_TOP,
+        title,
+        small.clone(),
+        LABEL,
+    );
+    let all = series
+        .iter()
+        .flat_map(|s| s.points.iter())
+        .filter(|(x, y)| x.is_finite() && y.is_finite());
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+    for &(x, y) in all {
+        (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+    }
+    if !(x1 > x0 && y1 >= y0) {
+        painter.text(
+            area.center(),
+            Align2::CENTER_CENTER,
+            "strike to see the contact",
+            small,
+            AXES,
+        );
+        return;
+    }
+    let pad = 0.05 * (y1 - y0).max(y1.abs() * 1e-6).max(1e-30);
+    let (y0, y1) = (y0 - pad, y1 + pad);
+    let to_screen = |(x, y): (f64, f64)| {
+        Pos2::new(
+            area.left() + ((x - x0) / (x1 - x0)) as f32 * area.width(),
+            area.bottom() - ((y - y0) / (y1 - y0)) as f32 * area.height(),
+        )
+    };
+    if y0 < 0.0 && y1 > 0.0 {
+        let zero = to_screen((x0, 0.0)).y;
+        painter.line_segment(
+            [Pos2::new(area.left(), zero), Pos2::new(area.right(), zero)],
+            Stroke::new(0.5, AXES),
+        );
+    }
+    for s in series {
+        let points: Vec<Pos2> = s
+            .points
+            .iter()
+            .filter(|(x, y)| x.is_finite() && y.is_finite())
+            .map(|&p| to_screen(p))
+            .collect();
+        painter.line(points, Stroke::new(1.5, s.color));
+    }
+    painter.text(
+        Pos2::new(frame.left() + 6.0, frame.bottom() - 2.0),
+        Align2::LEFT_BOTTOM,
+        format!("{x_name}: {x0:.3e} … {x1:.3e}"),
+        small.clone(),
+        LABEL,
+    );
+    painter.text(
+        Pos2::new(frame.right() - 6.0, frame.top() + 3.0),
+        Align2::RIGHT_TOP,
+        format!("{y_name}: {y0:.2e} … {y1:.2e}"),
+        small,
+        LABEL,
+    );
+}
+
+/// The rigid-wall impact with the trace's contact, for the analytic curves.
+fn wall(trace: &ContactTrace) -> Impact {
+    Impact {
+        stiffness: trace.law.stiffness,
+        mu_s_per_m: trace.law.mu_s_per_m,
+        alpha: trace.law.alpha,
+        mass_kg: trace.mass_kg,
+        v_in_m_per_s: trace.v_in_m_per_s,
+    }
+}
+
+/// The live view: four plots and a line of figures.
+pub fn show(ui: &mut egui::Ui, trace: &ContactTrace) {
+    let points = trace.points();
+    let have = points.len() > 1 && trace.mass_kg > 0.0;
+    let impact = wall(trace);
+    let width = (ui.available_width() - 12.0) / 2.0;
+    let size = Vec2::new(width.max(160.0), 150.0);
+    // Phase portrait: simulated (x, v) and x(v) of eq. (3) through (0, v_in).
+    let simulated = Series {
+        points: points
+            .iter()
+            .map(|p| (f64::from(p.x_m), f64::from(p.v_m_per_s)))
+            .collect(),
+        color: SIMULATED,
+    };
+    let analytic = Series {
+        points: if have {
+            let v_end = if trace.v_out_m_per_s.is_finite() {
+                trace.v_out_m_per_s
+            } else {
+                impact.v_out_exact_m_per_s()
+            };
+            (0..=200)
+                .map(|i| trace.v_in_m_per_s + (v_end - trace.v_in_m_per_s) * f64::from(i) / 200.0)
+                .map(|v| (impact.x_of_v_m(v), v))
+                .collect()
+        } else {
+            vec![]
+        },
+        color: ANALYTIC,
+    };
+    ui.horizontal(|ui| {
+        plot(
+            ui,
+            size,
+            "phase portrait (x, v) · eq. (3) rigid wall",
+            "x (m)",
+            "v (m/s)",
+            &[analytic, simulated],
+        );
+        let loop_ = Series {
+            points: points
+                .iter()
+                .map(|p| (f64::from(p.x_m), f64::from(p.force_n)))
+                .collect(),
+            color: SIMULATED,
+        };
+        plot(
+            ui,
+            size,
+            "force–compression loop",
+            "x (m)",
+            "F (N)",
+            &[loop_],
+        );
+    });
+    ui.horizontal(|ui| {
+        let energy = Series {
+            points: points
+                .iter()
+                .map(|p| (f64::from(p.t_s) * 1e3, f64::from(p.energy_j)))
+                .collect(),
+            color: SIMULATED,
+        };
+        let hamiltonian = Series {
+            points: if have {
+                points
+                    .iter()
+                    .map(|p| {
+                        (
+                            f64::from(p.t_s) * 1e3,
+                            impact.hamiltonian_of_v_j(f64::from(p.v_m_per_s)),
+                        )
+                    })
+                    .collect()
+            } else {
+                vec![]
+            },
+            color: ANALYTIC,
+        };
+        plot(
+            ui,
+            size,
+            "energy ½mv² + V(x) · H(v) eq. (20)",
+            "t (ms)",
+            "E (J)",
+            &[hamiltonian, energy],
+        );
+        let count = trace.onset_count.max(1);
+        let mut steps = vec![];
+        for (i, &t) in trace.onsets_s[..trace.onset_count].iter().enumerate() {
+            let t = f64::from(t);
+            steps.push((t, i as f64));
+            steps.push((t, (i + 1) as f64));
+        }
+        if steps.is_empty() {
+            steps.push((0.0, 0.0));
+        }
+        let timeline = Series {
+            points: steps,
+            color: SIMULATED,
+        };
+        plot(
+            ui,
+            size,
+            &format!("rebound timeline ({count} contacts)"),
+            "t (s)",
+            "contacts",
+            &[timeline],
+        );
+    });
+    if have {
+        let exact = impact.v_out_exact_m_per_s();
+        let error_pct = 100.0 * (trace.v_out_m_per_s - exact) / exact;
+        ui.label(format!(
+            "contact: {} samples × {} sub-steps   v_in {:.4} m/s   v_out {:.4} m/s   exact (eq. 6, rigid wall) {:.4} m/s   error {:+.4} %",
+            trace.contact_samples, trace.substeps, trace.v_in_m_per_s, trace.v_out_m_per_s, exact, error_pct
+        ));
+    }
+}

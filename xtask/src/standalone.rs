@@ -1,0 +1,157 @@
+//! `cargo xtask standalone` and the editor screenshot: the Debian packages they need (installed
+//! with apt-get, or named exactly if that is not possible), the standalone build, and a capture
+//! of its editor running under Xvfb.
+
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::thread::sleep;
+use std::time::Duration;
+
+/// Packages the standalone build needs: ALSA's headers for cpal, found through pkg-config.
+const BUILD_PACKAGES: &[&str] = &["libasound2-dev", "pkg-config"];
+/// Packages the screenshot needs: a virtual X server, Mesa's software OpenGL for the editor, a
+/// screen grabber and a pointer driver (to press the Strike button).
+const SCREENSHOT_PACKAGES: &[&str] = &[
+    "xvfb",
+    "libgl1-mesa-dri",
+    "libglx-mesa0",
+    "imagemagick",
+    "xdotool",
+];
+/// The virtual display, its size, and where the Strike button is on it (the editor's top bar).
+const DISPLAY: &str = ":97";
+const SCREEN: &str = "1040x800x24";
+const STRIKE_BUTTON: (u32, u32) = (640, 46);
+
+/// Debian packages of `wanted` that are not installed.
+fn missing(wanted: &[&str]) -> Vec<String> {
+    wanted
+        .iter()
+        .filter(|package| {
+            let status = Command::new("dpkg-query")
+                .args(["-W", "-f=${Status}", package])
+                .output();
+            !status
+                .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("install ok installed"))
+        })
+        .map(|p| p.to_string())
+        .collect()
+}
+
+/// Install the packages of `wanted` that are missing, with apt-get (through sudo unless root).
+fn ensure_packages(wanted: &[&str]) -> Result<()> {
+    let missing = missing(wanted);
+    if missing.is_empty() {
+        return Ok(());
+    }
+    println!("installing {}", missing.join(" "));
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let apt = |args: &[&str]| -> Result<bool> {
+        let mut command = if root {
+            Command::new("apt-get")
+        } else {
+            let mut sudo = Command::new("sudo");
+            sudo.arg("apt-get");
+            sudo
+        };
+        Ok(command
+            .args(args)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false))
+    };
+    let mut install = vec!["install", "-y", "-qq"];
+    install.extend(missing.iter().map(String::as_str));
+    if !(apt(&["update", "-qq"])? && apt(&install)?) {
+        bail!(
+            "could not install with apt-get; install these Debian packages and try again: {}",
+            missing.join(" ")
+        );
+    }
+    Ok(())
+}
+
+/// Build `target/release/urto-standalone`.
+pub fn build() -> Result<PathBuf> {
+    ensure_packages(BUILD_PACKAGES)?;
+    crate::cargo(
+        &[
+            "build",
+            "--release",
+            "-p",
+            "urto",
+            "--features",
+            "standalone",
+            "--bin",
+            "urto-standalone",
+        ],
+        &[],
+    )?;
+    Ok(PathBuf::from("target/release/urto-standalone"))
+}
+
+/// A child process killed when dropped.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn spawn(command: &mut Command) -> Result<Running> {
+    let child = command
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .with_context(|| format!("starting {command:?}"))?;
+    Ok(Running(child))
+}
+
+/// Run the standalone under Xvfb, press Strike, and save the screen as `png`.
+pub fn screenshot(png: &Path) -> Result<()> {
+    let standalone = build()?;
+    ensure_packages(SCREENSHOT_PACKAGES)?;
+    let _xvfb =
+        spawn(Command::new("Xvfb").args([DISPLAY, "-screen", "0", SCREEN, "-nolisten", "tcp"]))?;
+    sleep(Duration::from_secs(2));
+    let _urto = spawn(
+        Command::new(&standalone)
+            .args(["--backend", "dummy"])
+            .env("DISPLAY", DISPLAY),
+    )?;
+    sleep(Duration::from_secs(6));
+    let (x, y) = STRIKE_BUTTON;
+    let press = Command::new("xdotool")
+        .args([
+            "mousemove",
+            &x.to_string(),
+            &y.to_string(),
+            "mousedown",
+            "1",
+            "sleep",
+            "0.6",
+            "mouseup",
+            "1",
+        ])
+        .env("DISPLAY", DISPLAY)
+        .status()?;
+    if !press.success() {
+        bail!("xdotool could not press the Strike button");
+    }
+    sleep(Duration::from_secs(2));
+    let grab = Command::new("import")
+        .args(["-display", DISPLAY, "-window", "root"])
+        .arg(png)
+        .status()?;
+    if !grab.success() {
+        bail!("import could not capture the screen");
+    }
+    Ok(())
+}
