@@ -191,14 +191,12 @@ pub fn show(ui: &mut egui::Ui, trace: &ContactTrace) {
             &[hamiltonian, energy],
         );
         let count = trace.onset_count.max(1);
-        let mut steps = vec![];
+        // A staircase from the strike: one step up per contact.
+        let mut steps = vec![(0.0, 0.0)];
         for (i, &t) in trace.onsets_s[..trace.onset_count].iter().enumerate() {
             let t = f64::from(t);
             steps.push((t, i as f64));
             steps.push((t, (i + 1) as f64));
-        }
-        if steps.is_empty() {
-            steps.push((0.0, 0.0));
         }
         let timeline = Series {
             points: steps,

@@ -18,7 +18,9 @@ const USAGE: &str = "usage: cargo xtask <command>
   demo      bundle, then render demo WAVs (through the real CLAP, and the bounce and roll scenes)
             and plots into target/demo/, and a screenshot of the editor (standalone under Xvfb)
   install   bundle, then copy Urto.clap to ~/.clap and Urto.vst3 to ~/.vst3
-  standalone  install ALSA's headers if missing, build target/release/urto-standalone
+  standalone  install ALSA's and JACK's headers if missing, build
+            target/standalone/release/urto-standalone
+  screenshot  the editor of the standalone under Xvfb, pressed Strike: target/demo/editor.png
   bench [--json]         criterion benchmarks of the dsp-core: integrators, modal bank, voices,
                          64-voice real-time factor (ns per sample; JSON with the headline figures)
   paper [--json]         Tables I–III and the Fig. 3 thresholds beside the paper's
@@ -42,6 +44,7 @@ fn main() -> Result<()> {
         }
         Some("install") => install(),
         Some("standalone") => standalone::build().map(|path| println!("{}", path.display())),
+        Some("screenshot") => standalone::screenshot(Path::new("target/demo/editor.png")),
         Some("bench") => bench::bench(args.iter().any(|a| a == "--json")),
         Some("paper") => paper::paper(args.iter().any(|a| a == "--json")),
         Some("impact") => paper::impact(&paper::ImpactArgs::parse_from(&args)),

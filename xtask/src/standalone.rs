@@ -8,8 +8,9 @@ use std::process::{Child, Command, Stdio};
 use std::thread::sleep;
 use std::time::Duration;
 
-/// Packages the standalone build needs: ALSA's headers for cpal, found through pkg-config.
-const BUILD_PACKAGES: &[&str] = &["libasound2-dev", "pkg-config"];
+/// Packages the standalone build needs: ALSA's and JACK's headers (cpal, jack), found through
+/// pkg-config.
+const BUILD_PACKAGES: &[&str] = &["libasound2-dev", "libjack-jackd2-dev", "pkg-config"];
 /// Packages the screenshot needs: a virtual X server, Mesa's software OpenGL for the editor, a
 /// screen grabber and a pointer driver (to press the Strike button).
 const SCREENSHOT_PACKAGES: &[&str] = &[
@@ -22,7 +23,7 @@ const SCREENSHOT_PACKAGES: &[&str] = &[
 /// The virtual display, its size, and where the Strike button is on it (the editor's top bar).
 const DISPLAY: &str = ":97";
 const SCREEN: &str = "1040x800x24";
-const STRIKE_BUTTON: (u32, u32) = (640, 46);
+const STRIKE_BUTTON: (u32, u32) = (557, 34);
 
 /// Debian packages of `wanted` that are not installed.
 fn missing(wanted: &[&str]) -> Vec<String> {
@@ -76,9 +77,11 @@ fn ensure_packages(wanted: &[&str]) -> Result<()> {
     Ok(())
 }
 
-/// Build `target/release/urto-standalone`.
+/// Build `target/standalone/release/urto-standalone`, in a target folder of its own so the
+/// plugin bundles (built without the feature) are not rebuilt each time.
 pub fn build() -> Result<PathBuf> {
     ensure_packages(BUILD_PACKAGES)?;
+    let target = Path::new("target/standalone");
     crate::cargo(
         &[
             "build",
@@ -90,9 +93,9 @@ pub fn build() -> Result<PathBuf> {
             "--bin",
             "urto-standalone",
         ],
-        &[],
+        &[("CARGO_TARGET_DIR", target)],
     )?;
-    Ok(PathBuf::from("target/release/urto-standalone"))
+    Ok(target.join("release/urto-standalone"))
 }
 
 /// A child process killed when dropped.
