@@ -42,7 +42,7 @@ fn play(session: &mut Session, hold_s: f64, seconds: f64, block: usize) -> Vec<f
             total_frames: (seconds * FS) as usize,
             notes: &notes,
             note_offs: &offs,
-            changes: &[],
+            ..Render::default()
         })
         .expect("render")
 }
@@ -187,6 +187,7 @@ fn automating_the_contact_during_bounces_makes_no_jumps() {
                 notes: &notes,
                 note_offs: &[],
                 changes: &changes,
+                ..Render::default()
             })
             .unwrap()
     };

@@ -47,6 +47,9 @@ pub struct Render<'a> {
     pub notes: &'a [Note],
     pub note_offs: &'a [NoteOff],
     pub changes: &'a [ParamChange],
+    /// Block sizes to cycle through (each at most `block_frames`; 0 makes a zero-length process
+    /// call); empty: every block is `block_frames` long.
+    pub block_pattern: &'a [usize],
 }
 
 /// The workspace root (this crate lives in `tests/`).
@@ -180,8 +183,12 @@ impl Session {
         let mut output_ports = AudioPorts::with_capacity(2, 1);
         let input_audio = InputAudioBuffers::empty();
         let mut start = 0usize;
+        let mut pattern = r.block_pattern.iter().cycle();
         while start < r.total_frames {
-            let frames = r.block_frames.min(r.total_frames - start);
+            let block_frames = pattern
+                .next()
+                .map_or(r.block_frames, |&n| n.min(r.block_frames));
+            let frames = block_frames.min(r.total_frames - start);
             let block = start as u64..(start + frames) as u64;
             let offset = |at: u64| (at - start as u64) as u32;
             let mut events: Vec<(u32, EventStorage)> = vec![];

@@ -1,0 +1,188 @@
+//! Host behaviour through the real CLAP bundle: reactivation at other sample rates (8 kHz to
+//! 384 kHz), zero-length and changing blocks, a note on a block's last sample, note-offs for notes
+//! never on, and garbage state refused with the parameters kept.
+
+use urto_host_tests::{
+    clap_path, clap_state, expected_fundamental_hz, rms, state_json, strongest_peak_hz, Note,
+    NoteOff, Render, Session,
+};
+
+fn note(at_sample: u64, key: u8) -> Note {
+    Note {
+        at_sample,
+        key,
+        velocity: 0.8,
+    }
+}
+
+#[test]
+fn reactivation_at_other_sample_rates_stays_in_tune() {
+    // One instance, deactivated and activated again at each rate in turn.
+    let mut session = Session::new(&clap_path()).unwrap();
+    for fs in [44_100.0, 8_000.0, 96_000.0, 384_000.0, 48_000.0] {
+        let notes = [note(0, 69)];
+        let audio = session
+            .render(&Render {
+                sample_rate_hz: fs,
+                block_frames: 512,
+                total_frames: fs as usize,
+                notes: &notes,
+                ..Render::default()
+            })
+            .unwrap();
+        assert!(audio.iter().all(|x| x.is_finite()), "{fs} Hz");
+        assert!(rms(&audio) > 1e-4, "{fs} Hz is silent");
+        let peak = strongest_peak_hz(&audio, fs);
+        let expected = expected_fundamental_hz(69);
+        assert!(
+            (peak / expected - 1.0).abs() < 0.02,
+            "{fs} Hz: peak at {peak} Hz"
+        );
+    }
+}
+
+#[test]
+fn zero_length_and_changing_blocks_change_nothing() {
+    let notes = [note(0, 60), note(1000, 64), note(4095, 67), note(9000, 72)];
+    let offs = [NoteOff {
+        at_sample: 7000,
+        key: 64,
+    }];
+    let render = |pattern: &[usize]| {
+        Session::new(&clap_path())
+            .unwrap()
+            .render(&Render {
+                sample_rate_hz: 48_000.0,
+                block_frames: 8192,
+                total_frames: 24_000,
+                notes: &notes,
+                note_offs: &offs,
+                block_pattern: pattern,
+                ..Render::default()
+            })
+            .unwrap()
+    };
+    let reference = render(&[512]);
+    assert!(rms(&reference) > 1e-4);
+    for pattern in [
+        &[0, 1, 0, 7, 64, 0, 8192][..],
+        &[1][..],
+        &[4095, 0, 2, 8191][..],
+    ] {
+        assert_eq!(render(pattern), reference, "blocks {pattern:?}");
+    }
+}
+
+#[test]
+fn a_note_on_the_last_sample_of_a_block_sounds_on_that_sample() {
+    let render = |block: usize| {
+        Session::new(&clap_path())
+            .unwrap()
+            .render(&Render {
+                sample_rate_hz: 48_000.0,
+                block_frames: block,
+                total_frames: 4096,
+                notes: &[note(63, 60)],
+                ..Render::default()
+            })
+            .unwrap()
+    };
+    let audio = render(64);
+    assert!(
+        audio[..63].iter().all(|&x| x == 0.0),
+        "silent before the note"
+    );
+    let first = audio
+        .iter()
+        .position(|&x| x != 0.0)
+        .expect("the note sounds");
+    assert!((63..66).contains(&first), "first sound at sample {first}");
+    assert_eq!(audio, render(1));
+}
+
+#[test]
+fn note_offs_for_notes_never_on_are_harmless() {
+    let notes = [note(100, 60)];
+    let stray: Vec<NoteOff> = (0..128u8)
+        .map(|key| NoteOff {
+            at_sample: 50 + u64::from(key) * 37,
+            key,
+        })
+        .filter(|off| off.key != 60)
+        .collect();
+    let render = |offs: &[NoteOff]| {
+        Session::new(&clap_path())
+            .unwrap()
+            .render(&Render {
+                sample_rate_hz: 48_000.0,
+                block_frames: 256,
+                total_frames: 12_000,
+                notes: &notes,
+                note_offs: offs,
+                ..Render::default()
+            })
+            .unwrap()
+    };
+    assert_eq!(render(&stray), render(&[]));
+}
+
+#[test]
+fn garbage_state_is_refused_and_the_parameters_are_kept() {
+    let mut session = Session::new(&clap_path()).unwrap();
+    let k = session.param_id("Stiffness").unwrap();
+    // Move a parameter away from its default so "kept" means something.
+    session
+        .render(&Render {
+            sample_rate_hz: 48_000.0,
+            block_frames: 64,
+            total_frames: 64,
+            changes: &[urto_host_tests::ParamChange {
+                at_sample: 0,
+                param_id: k,
+                value: 0.25,
+            }],
+            ..Render::default()
+        })
+        .unwrap();
+    let before = session.save_state().unwrap();
+    let valid_json = state_json(&before).to_vec();
+    let garbage: Vec<Vec<u8>> = vec![
+        vec![],
+        vec![0xff; 3],
+        (0..4096u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+            .collect(),
+        clap_state(b"not json at all"),
+        clap_state(br#"{"version": 1, "params": "nope"}"#),
+        clap_state(&valid_json[..valid_json.len() / 2]),
+        {
+            // A length prefix far beyond the data.
+            let mut bytes = (u64::MAX / 2).to_le_bytes().to_vec();
+            bytes.extend_from_slice(&valid_json);
+            bytes
+        },
+    ];
+    for bytes in &garbage {
+        assert!(
+            session.load_state(bytes).is_err(),
+            "accepted {} bytes of garbage",
+            bytes.len()
+        );
+        assert_eq!(
+            session.save_state().unwrap(),
+            before,
+            "garbage changed the state"
+        );
+    }
+    // And the instance still plays.
+    let audio = session
+        .render(&Render {
+            sample_rate_hz: 48_000.0,
+            block_frames: 512,
+            total_frames: 9600,
+            notes: &[note(0, 60)],
+            ..Render::default()
+        })
+        .unwrap();
+    assert!(audio.iter().all(|x| x.is_finite()) && rms(&audio) > 1e-4);
+}
