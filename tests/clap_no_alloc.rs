@@ -1,13 +1,17 @@
-//! The plugin built with `nice-plug/assert_process_allocs` (debug) renders dense notes without
-//! aborting: any allocation in process() kills the host process and fails this test.
+//! The plugin built with `nice-plug/assert_process_allocs` (debug) renders dense notes, note-offs
+//! and automation in every mode without aborting: any allocation in process() kills the host
+//! process and fails this test.
 
-use urto_host_tests::{render, Note};
+use urto::presets::factory;
+use urto::UrtoParams;
+use urto_host_tests::{clap_state, Note, NoteOff, ParamChange, Render, Session};
 
 #[test]
 fn process_does_not_allocate() {
     let Some(path) = std::env::var_os("URTO_CLAP_NO_ALLOC") else {
         panic!("URTO_CLAP_NO_ALLOC must name the assert_process_allocs debug build (cargo xtask test sets it)");
     };
+    let path = std::path::Path::new(&path);
     let notes: Vec<Note> = (0..300u64)
         .map(|i| Note {
             at_sample: i * 97,
@@ -15,7 +19,56 @@ fn process_does_not_allocate() {
             velocity: (i % 10) as f64 / 9.0,
         })
         .collect();
-    let out = render(std::path::Path::new(&path), 44_100.0, 333, &notes, 44_100).expect("render");
-    assert!(out.iter().all(|x| x.is_finite()));
-    assert!(out.iter().any(|x| *x != 0.0));
+    let offs: Vec<NoteOff> = notes
+        .iter()
+        .map(|n| NoteOff {
+            at_sample: n.at_sample + 500,
+            key: n.key,
+        })
+        .collect();
+    // One preset of each mode, then the contact and the mode automated under the notes.
+    for name in [
+        "Init",
+        "Ping-pong ball on a table",
+        "Marble rolling on wood",
+    ] {
+        let preset = factory().into_iter().find(|p| p.name == name).expect(name);
+        let mut session = Session::new(path).expect("load the no-alloc CLAP");
+        let state = serde_json::to_vec(&preset.to_state(&UrtoParams::default())).unwrap();
+        session.load_state(&clap_state(&state)).expect("state");
+        let ids: Vec<u32> = [
+            "Stiffness",
+            "Dissipation",
+            "Contact shape",
+            "Mode",
+            "Output gain",
+        ]
+        .iter()
+        .map(|n| session.param_id(n).unwrap())
+        .collect();
+        let changes: Vec<ParamChange> = (0..400u64)
+            .map(|i| ParamChange {
+                at_sample: i * 71,
+                param_id: ids[(i % 5) as usize],
+                value: if i % 5 == 3 {
+                    (i / 5 % 3) as f64
+                } else {
+                    (i * 37 % 100) as f64 / 100.0
+                },
+            })
+            .collect();
+        let out = session
+            .render(&Render {
+                sample_rate_hz: 44_100.0,
+                block_frames: 333,
+                total_frames: 44_100,
+                notes: &notes,
+                note_offs: &offs,
+                changes: &changes,
+                ..Render::default()
+            })
+            .expect("render");
+        assert!(out.iter().all(|x| x.is_finite()), "{name}");
+        assert!(out.iter().any(|x| *x != 0.0), "{name}");
+    }
 }
