@@ -1,0 +1,214 @@
+//! Property: the voice engine across the whole parameter space — every law, integrator, object and
+//! mode, extremes of k, μ, α and the masses, sample rates from 8 kHz to 384 kHz, host blocks of 1 to
+//! 8192 samples changing every block, notes and note-offs anywhere — renders finite audio within
+//! the bound its energy allows (strike and bounce), without panicking.
+
+mod common;
+
+use common::log_range;
+use proptest::prelude::*;
+use urto_dsp::contact::HuntCrossley;
+use urto_dsp::integrate::Method;
+use urto_dsp::interaction::{ContactSetup, Damping, Gravity};
+use urto_dsp::resonator::{object_modes, Mode, ObjectKind, ObjectSpec, MAX_MODES};
+use urto_dsp::roll::RollSettings;
+use urto_dsp::voice::{Engine, Patch, PlayMode, MAX_VOICES};
+
+fn damping() -> impl Strategy<Value = Damping> {
+    prop_oneof![
+        Just(Damping::HuntCrossley),
+        log_range(1e-3, 1e4).prop_map(|n_s_per_m| Damping::Linear { n_s_per_m }),
+    ]
+}
+
+fn contact() -> impl Strategy<Value = ContactSetup> {
+    (
+        log_range(1e2, 1e12),
+        prop_oneof![Just(0.0), log_range(1e-3, 50.0)],
+        1.0f64..=3.0,
+        prop::sample::select(Method::ALL.to_vec()),
+        any::<(bool, bool)>(),
+        damping(),
+        prop::option::of(0.02f64..0.99),
+    )
+        .prop_map(
+            |(stiffness, mu_s_per_m, alpha, method, (guard, exit_correction), damping, e)| {
+                ContactSetup {
+                    law: HuntCrossley {
+                        stiffness,
+                        mu_s_per_m,
+                        alpha,
+                    },
+                    method,
+                    guard,
+                    exit_correction,
+                    damping,
+                    restitution: e,
+                }
+            },
+        )
+}
+
+fn object() -> impl Strategy<Value = ObjectSpec> {
+    (
+        prop::sample::select(ObjectKind::ALL.to_vec()),
+        1usize..=MAX_MODES,
+        log_range(0.02, 30.0),
+        (0.0f64..=1.0, -0.1f64..=0.1, 0.0f64..=1.0, 0.0f64..=1.0),
+    )
+        .prop_map(
+            |(
+                kind,
+                num_modes,
+                t60_s,
+                (damping_slope, stretch, strike_position, pickup_position),
+            )| {
+                ObjectSpec {
+                    kind,
+                    num_modes,
+                    t60_s,
+                    damping_slope,
+                    stretch,
+                    strike_position,
+                    pickup_position,
+                    ..ObjectSpec::marimba(440.0)
+                }
+            },
+        )
+}
+
+fn patch() -> impl Strategy<Value = Patch> {
+    (
+        contact(),
+        object(),
+        (log_range(1e-4, 10.0), log_range(1e-3, 100.0)),
+        (log_range(1e-4, 50.0), log_range(1e-4, 50.0), 0.0f64..=1.0),
+        prop::sample::select(vec![PlayMode::Strike, PlayMode::Bounce, PlayMode::Roll]),
+        (
+            0.0f64..=3.0,
+            log_range(0.1, 30.0),
+            any::<bool>(),
+            0.0f64..=1.0,
+            0.0f64..=1.0,
+        ),
+        (
+            log_range(1e-3, 0.1),
+            log_range(1e-8, 1e-4),
+            0.0f64..=2.0,
+            0.0f64..=0.01,
+            0.0f64..=5.0,
+        ),
+        (any::<bool>(), log_range(20.0, 8000.0)),
+    )
+        .prop_map(
+            |(contact, object, masses, velocities, mode, bounce, roll, tuning)| {
+                let mut p = Patch::default();
+                p.contact = contact;
+                p.object = object;
+                (p.hammer_mass_kg, p.object_mass_kg) = masses;
+                (
+                    p.velocity.min_m_per_s,
+                    p.velocity.max_m_per_s,
+                    p.release_fraction,
+                ) = velocities;
+                p.mode = mode;
+                let (height_m, g, in_contact, capture_m_per_s, irregularity) = bounce;
+                p.bounce.height_m = height_m;
+                p.bounce.gravity = Gravity {
+                    accel_m_per_s2: g,
+                    in_contact,
+                    capture_m_per_s,
+                };
+                p.bounce.irregularity = irregularity;
+                let (radius_m, roughness_m, slope, out_of_round, speed) = roll;
+                p.roll.settings = RollSettings {
+                    radius_m,
+                    roughness_m,
+                    slope,
+                    out_of_round,
+                    seed: 3,
+                };
+                p.roll.speed_m_per_s = speed;
+                (p.tuning.key_tracking, p.tuning.fixed_f0_hz) = tuning;
+                p
+            },
+        )
+}
+
+/// What happens before each block: a note-on, a note-off or nothing.
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    On(u8, f32),
+    Off(u8),
+    Nothing,
+}
+
+fn event() -> impl Strategy<Value = Event> {
+    prop_oneof![
+        (0u8..128, 0.0f32..=1.0).prop_map(|(k, v)| Event::On(k, v)),
+        (0u8..128).prop_map(Event::Off),
+        Just(Event::Nothing),
+    ]
+}
+
+/// Largest output the energy put in allows for a strike or a drop: every mode's velocity is at
+/// most √(2E/M), so |output| ≤ gain · Σ|ψᵢ| · √(2E/M) over the modes of the struck object.
+fn energy_bound(patch: &Patch, notes: usize) -> f64 {
+    let v = patch.velocity.max_m_per_s.max(patch.velocity.min_m_per_s);
+    let m = patch.hammer_mass_kg;
+    let drop = patch.bounce.gravity.accel_m_per_s2 * patch.bounce.height_m.max(0.0);
+    let energy = notes as f64 * m * (0.5 * v * v + drop);
+    let mut modes = [Mode::SILENT; MAX_MODES];
+    let shapes: f64 = (20..=8000)
+        .step_by(20)
+        .map(|f0| {
+            let spec = ObjectSpec {
+                f0_hz: f64::from(f0),
+                ..patch.object
+            };
+            let n = object_modes(&spec, &mut modes);
+            modes[..n].iter().map(|m| m.pickup_shape.abs()).sum::<f64>()
+        })
+        .fold(0.0, f64::max);
+    // The engine's output scale (0.25 per m/s, voice/mod.rs) and gain.
+    0.25 * patch.gain * shapes * (2.0 * energy / patch.object_mass_kg).sqrt()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn anything_renders_finite_and_bounded(
+        patch in patch(),
+        sample_rate_hz in prop_oneof![
+            prop::sample::select(vec![8_000.0, 22_050.0, 44_100.0, 48_000.0, 96_000.0, 192_000.0, 384_000.0]),
+            8_000.0f64..384_000.0,
+        ],
+        blocks in prop::collection::vec((prop_oneof![1usize..=64, 1usize..=8192], event()), 4..24),
+    ) {
+        let mut engine = Engine::new(sample_rate_hz);
+        engine.set_polyphony(MAX_VOICES);
+        let mut out = vec![0.0f32; 8192];
+        let mut notes = 0;
+        let mut peak = 0.0f64;
+        for (len, event) in blocks {
+            match event {
+                Event::On(key, velocity) => {
+                    engine.note_on(&patch, key, velocity);
+                    notes += 1;
+                }
+                Event::Off(key) => engine.note_off(&patch, key),
+                Event::Nothing => {}
+            }
+            engine.process(&patch, &mut out[..len]);
+            for &y in &out[..len] {
+                prop_assert!(y.is_finite());
+                peak = peak.max(f64::from(y.abs()));
+            }
+        }
+        if patch.mode != PlayMode::Roll {
+            let bound = energy_bound(&patch, notes);
+            prop_assert!(peak <= 1.01 * bound + 1e-12, "peak {} above the energy bound {}", peak, bound);
+        }
+    }
+}
