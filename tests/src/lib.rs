@@ -171,6 +171,18 @@ impl Session {
 
     /// Activate, send the events of `r` sample-accurately, and return the first output channel.
     pub fn render(&mut self, r: &Render) -> Result<Vec<f32>, Box<dyn Error>> {
+        let mut output = Vec::with_capacity(r.total_frames);
+        self.render_streaming(r, |_, block| output.extend_from_slice(block))?;
+        Ok(output)
+    }
+
+    /// Like [`Session::render`], handing each host block's first channel to `on_block` with the
+    /// frame it starts at, instead of keeping the whole render.
+    pub fn render_streaming(
+        &mut self,
+        r: &Render,
+        mut on_block: impl FnMut(usize, &[f32]),
+    ) -> Result<(), Box<dyn Error>> {
         let config = PluginAudioConfiguration {
             sample_rate: r.sample_rate_hz,
             min_frames_count: 1,
@@ -178,10 +190,33 @@ impl Session {
         };
         let stopped = self.instance.activate(|_, _| (), config)?;
         let mut processor = stopped.start_processing()?;
-        let mut output = Vec::with_capacity(r.total_frames);
         let mut channels = vec![vec![0.0f32; r.block_frames]; 2];
         let mut output_ports = AudioPorts::with_capacity(2, 1);
         let input_audio = InputAudioBuffers::empty();
+        // Every event with its time, in time order (notes before parameter changes at a tie is
+        // not promised: callers keep their events apart).
+        let mut timeline: Vec<(u64, EventStorage)> = vec![];
+        for n in r.notes {
+            let pckn = Pckn::new(0u16, 0u16, u16::from(n.key), u32::MAX);
+            timeline.push((
+                n.at_sample,
+                EventStorage::NoteOn(NoteOnEvent::new(0, pckn, n.velocity)),
+            ));
+        }
+        for n in r.note_offs {
+            let pckn = Pckn::new(0u16, 0u16, u16::from(n.key), u32::MAX);
+            timeline.push((
+                n.at_sample,
+                EventStorage::NoteOff(NoteOffEvent::new(0, pckn, 0.0)),
+            ));
+        }
+        for c in r.changes {
+            let id = ClapId::new(c.param_id);
+            let event = ParamValueEvent::new(0, id, Pckn::match_all(), c.value);
+            timeline.push((c.at_sample, EventStorage::Param(event)));
+        }
+        timeline.sort_by_key(|(at, _)| *at);
+        let mut next = 0;
         let mut start = 0usize;
         let mut pattern = r.block_pattern.iter().cycle();
         while start < r.total_frames {
@@ -189,29 +224,13 @@ impl Session {
                 .next()
                 .map_or(r.block_frames, |&n| n.min(r.block_frames));
             let frames = block_frames.min(r.total_frames - start);
-            let block = start as u64..(start + frames) as u64;
-            let offset = |at: u64| (at - start as u64) as u32;
-            let mut events: Vec<(u32, EventStorage)> = vec![];
-            for n in r.notes.iter().filter(|n| block.contains(&n.at_sample)) {
-                let pckn = Pckn::new(0u16, 0u16, u16::from(n.key), u32::MAX);
-                let event = NoteOnEvent::new(offset(n.at_sample), pckn, n.velocity);
-                events.push((offset(n.at_sample), EventStorage::NoteOn(event)));
-            }
-            for n in r.note_offs.iter().filter(|n| block.contains(&n.at_sample)) {
-                let pckn = Pckn::new(0u16, 0u16, u16::from(n.key), u32::MAX);
-                let event = NoteOffEvent::new(offset(n.at_sample), pckn, 0.0);
-                events.push((offset(n.at_sample), EventStorage::NoteOff(event)));
-            }
-            for c in r.changes.iter().filter(|c| block.contains(&c.at_sample)) {
-                let id = ClapId::new(c.param_id);
-                let event =
-                    ParamValueEvent::new(offset(c.at_sample), id, Pckn::match_all(), c.value);
-                events.push((offset(c.at_sample), EventStorage::Param(event)));
-            }
-            events.sort_by_key(|(time, _)| *time);
+            let end = (start + frames) as u64;
             let mut buffer = EventBuffer::new();
-            for (_, event) in &events {
+            while next < timeline.len() && timeline[next].0 < end {
+                let (at, event) = &mut timeline[next];
+                event.set_time((*at - start as u64) as u32);
                 buffer.push(event.as_unknown());
+                next += 1;
             }
             let input_events = InputEvents::from_buffer(&buffer);
             let mut out_events_buffer = EventBuffer::new();
@@ -230,11 +249,11 @@ impl Session {
                 None,
                 None,
             )?;
-            output.extend_from_slice(&channels[0][..frames]);
+            on_block(start, &channels[0][..frames]);
             start += frames;
         }
         self.instance.deactivate(processor.stop_processing());
-        Ok(output)
+        Ok(())
     }
 }
 
@@ -259,6 +278,15 @@ enum EventStorage {
 }
 
 impl EventStorage {
+    /// Set the event's time within its block.
+    fn set_time(&mut self, time: u32) {
+        match self {
+            EventStorage::NoteOn(e) => e.set_time(time),
+            EventStorage::NoteOff(e) => e.set_time(time),
+            EventStorage::Param(e) => e.set_time(time),
+        }
+    }
+
     fn as_unknown(&self) -> &UnknownEvent {
         match self {
             EventStorage::NoteOn(e) => e.as_unknown(),
