@@ -2,7 +2,7 @@
 
 mod editor;
 mod live_view;
-mod params;
+pub mod params;
 pub mod presets;
 
 use nice_plug::midi::Key;

@@ -8,6 +8,7 @@ mod bench;
 mod demo;
 mod paper;
 mod scenes;
+mod soak;
 mod standalone;
 
 use clap::Parser;
@@ -18,6 +19,9 @@ const USAGE: &str = "usage: cargo xtask <command>
   demo      bundle, then render demo WAVs (through the real CLAP, and the bounce and roll scenes)
             and plots into target/demo/, and a screenshot of the editor (standalone under Xvfb)
   install   bundle, then copy Urto.clap to ~/.clap and Urto.vst3 to ~/.vst3
+  soak [--minutes M] [--seed S] [--json]   M minutes of random dense MIDI, mode switches and
+            automation through the CLAP beside a twin of its engine: real-time factor, NaNs,
+            voices (peak, mean, left after the tails), quarantined resets
   standalone  install ALSA's and JACK's headers if missing, build
             target/standalone/release/urto-standalone
   screenshot  the editor of the standalone under Xvfb, pressed Strike: target/demo/editor.png
@@ -43,6 +47,16 @@ fn main() -> Result<()> {
             )
         }
         Some("install") => install(),
+        Some("soak") => {
+            let args = SoakArgs::parse_from(&args);
+            bundle_release()?;
+            soak::run(
+                &PathBuf::from("target/bundled/Urto.clap").canonicalize()?,
+                args.minutes,
+                args.seed,
+                args.json,
+            )
+        }
         Some("standalone") => standalone::build().map(|path| println!("{}", path.display())),
         Some("screenshot") => standalone::screenshot(Path::new("target/demo/editor.png")),
         Some("bench") => bench::bench(args.iter().any(|a| a == "--json")),
@@ -101,7 +115,19 @@ fn test() -> Result<()> {
         &["test", "--workspace"],
         &[("URTO_CLAP", &clap), ("URTO_CLAP_NO_ALLOC", &no_alloc)],
     )?;
+    // A short soak: a minute of random play through the release CLAP.
+    soak::run(&clap, 1.0, 1, false)?;
     vst3_test()
+}
+
+#[derive(clap::Parser)]
+struct SoakArgs {
+    #[arg(long, default_value_t = 1.0)]
+    minutes: f64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long)]
+    json: bool,
 }
 
 /// The VST3 host test: pedalboard in a virtual environment this command creates on first use.
