@@ -164,9 +164,30 @@ pub fn soak(clap: &Path, minutes: f64, seed: u64) -> Result<SoakReport> {
         *id = session.param_id(a.name).map_err(|e| anyhow!("{e}"))?;
     }
     let events = timeline(&mut rng, minutes * 60.0, &ids);
-    let notes: Vec<Note> = events.iter().filter_map(|e| if let Event::On(n) = e { Some(*n) } else { None }).collect();
-    let offs: Vec<NoteOff> = events.iter().filter_map(|e| if let Event::Off(n) = e { Some(*n) } else { None }).collect();
-    let changes: Vec<ParamChange> = events.iter().filter_map(|e| if let Event::Change(c, _, _) = e { Some(*c) } else { None }).collect();
+    let notes: Vec<Note> = events
+        .iter()
+        .filter_map(|e| if let Event::On(n) = e { Some(*n) } else { None })
+        .collect();
+    let offs: Vec<NoteOff> = events
+        .iter()
+        .filter_map(|e| {
+            if let Event::Off(n) = e {
+                Some(*n)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let changes: Vec<ParamChange> = events
+        .iter()
+        .filter_map(|e| {
+            if let Event::Change(c, _, _) = e {
+                Some(*c)
+            } else {
+                None
+            }
+        })
+        .collect();
     let pattern: Vec<usize> = (0..97).map(|_| rng.usize(1..=MAX_BLOCK)).collect();
     let last = events.last().map_or(0, Event::at);
     let total_frames = last as usize + (TAIL_S * SAMPLE_RATE_HZ) as usize;

@@ -508,6 +508,27 @@ impl Hammer {
     fn sub_steps_for(&self, bank: &ModalBank, v_in_m_per_s: f64, dt_s: f64) -> usize {
         let m = self.mass_kg;
         let law = self.setup.law;
+        let steps = |per: f64, contact_s: f64| {
+            let n = (per * dt_s / contact_s).ceil();
+            if n.is_finite() {
+                (n as usize).clamp(1, MAX_SUBSTEPS)
+            } else {
+                MAX_SUBSTEPS
+            }
+        };
+        let mut well_s = f64::INFINITY;
+        if self.gravity.in_contact && self.gravity.accel_m_per_s2 > 0.0 {
+            // A contact under gravity may never end (resting, rolling): resolve half a period of
+            // the ball bouncing in the contact's potential well at its static compression x̄,
+            // π/ω with ω² = k·α·x̄^(α−1)/m. An impact no faster than that bouncing (v_in ≤ ω·x̄)
+            // stays in the well, so eq. (9) is not needed.
+            let x_eq = (m * self.gravity.accel_m_per_s2 / law.stiffness).powf(1.0 / law.alpha);
+            let omega = (law.stiffness * law.alpha * law.x_pow_alpha_minus_one(x_eq) / m).sqrt();
+            well_s = std::f64::consts::PI / omega;
+            if v_in_m_per_s <= omega * x_eq {
+                return steps(RESTING_STEPS_PER_HALF_PERIOD, well_s);
+            }
+        }
         // A linear damper is timed as the undamped Hertz contact.
         let mu_s_per_m = match self.setup.damping {
             Damping::HuntCrossley => law.mu_s_per_m,
@@ -521,33 +542,12 @@ impl Hammer {
             v_in_m_per_s,
         };
         let contact_s = impact.contact_time_s();
-        if self.gravity.in_contact && self.gravity.accel_m_per_s2 > 0.0 {
-            // A contact under gravity may never end (resting, rolling): also resolve half a period
-            // of the ball bouncing in the contact's potential well at its static compression x̄,
-            // π/ω with ω² = k·α·x̄^(α−1)/m.
-            let x_eq = (m * self.gravity.accel_m_per_s2 / law.stiffness).powf(1.0 / law.alpha);
-            let omega_sq = law.stiffness * law.alpha * law.x_pow_alpha_minus_one(x_eq) / m;
-            let well_s = std::f64::consts::PI / omega_sq.sqrt();
-            if well_s < contact_s {
-                // A sustained contact: the trapezoid rule's phase error is (ωh)²/12, 0.4% with
-                // RESTING_STEPS_PER_HALF_PERIOD steps.
-                let samples = well_s / dt_s;
-                let n = (RESTING_STEPS_PER_HALF_PERIOD / samples).ceil();
-                return if n.is_finite() {
-                    (n as usize).clamp(1, MAX_SUBSTEPS)
-                } else {
-                    MAX_SUBSTEPS
-                };
-            }
-        }
-        let samples = contact_s / dt_s;
-        let n = (MIN_STEPS_PER_CONTACT / samples).ceil();
-        if n.is_finite() && n >= 1.0 {
-            (n as usize).min(MAX_SUBSTEPS)
-        } else if n < 1.0 {
-            1
+        if well_s < contact_s {
+            // A sustained contact: the trapezoid rule's phase error is (ωh)²/12, 0.4% with
+            // RESTING_STEPS_PER_HALF_PERIOD steps.
+            steps(RESTING_STEPS_PER_HALF_PERIOD, well_s)
         } else {
-            MAX_SUBSTEPS
+            steps(MIN_STEPS_PER_CONTACT, contact_s)
         }
     }
 

@@ -16,6 +16,19 @@ const OCTAVES: usize = 7;
 const COARSEST_WAVELENGTH_M: f64 = 8e-3;
 /// Points of the rolling filter's window, ξ spread evenly over ±(half width).
 const FILTER_POINTS: usize = 17;
+/// Track heights a rolling ball keeps on its grid (a power of two, well above the 2·8 + 4 points
+/// one evaluation needs).
+const GRID_CACHE: usize = 64;
+/// Finest grid spacing, m (a track without roughness has a zero-width filter window).
+const MIN_GRID_M: f64 = 1e-6;
+
+/// Slot of grid point `i` in the ring: i mod GRID_CACHE, by mask (two's complement makes it right
+/// for negative points too).
+#[inline]
+fn ring_index(i: i64) -> usize {
+    (i & (GRID_CACHE as i64 - 1)) as usize
+}
+
 /// Variance of smoothstep-interpolated value noise with values uniform in [−1, 1]:
 /// (1/3)·∫₀¹ [(1 − s(u))² + s(u)²] du, s the smoothstep.
 const VALUE_NOISE_VARIANCE: f64 = 0.219_047_619;
@@ -112,7 +125,8 @@ impl Track {
     }
 
     /// Height of the ball's lowest point over the track at distance `p_m` (the rolling filter),
-    /// plus the out-of-roundness at the rotation angle p/R, m.
+    /// plus the out-of-roundness at the rotation angle p/R, m. Evaluated directly (17 track
+    /// heights); [`Rolling`] evaluates the same filter on a grid.
     pub fn ball_height_m(&self, p_m: f64) -> f64 {
         let r = self.settings.radius_m;
         let half = (FILTER_POINTS / 2) as f64;
@@ -121,7 +135,18 @@ impl Track {
             let xi = self.half_window_m * (k as f64 - half) / half;
             envelope = envelope.max(self.height_m(p_m + xi) - xi * xi / (2.0 * r));
         }
-        envelope + self.settings.out_of_round * r * (p_m / r).cos()
+        envelope + self.out_of_round_m(p_m)
+    }
+
+    /// The out-of-roundness term ε·R·cos(p/R), m.
+    fn out_of_round_m(&self, p_m: f64) -> f64 {
+        let r = self.settings.radius_m;
+        self.settings.out_of_round * r * (p_m / r).cos()
+    }
+
+    /// Spacing of the rolling filter's points, m: the grid [`Rolling`] keeps heights on.
+    fn grid_m(&self) -> f64 {
+        (self.half_window_m / (FILTER_POINTS / 2) as f64).max(MIN_GRID_M)
     }
 }
 
@@ -133,18 +158,62 @@ pub struct Rolling {
     speed_m_per_s: f64,
     /// Ball heights at the last two samples, m (for the second difference).
     heights_m: [f64; 2],
+    /// Track heights s(i·Δ) at grid points i < `next_point`, kept in a ring (i mod GRID_CACHE).
+    /// Each is computed once as the ball comes to it, instead of 17 per sample.
+    grid: [f64; GRID_CACHE],
+    next_point: i64,
 }
 
 impl Rolling {
     /// A ball at rest at the start of `track`.
     pub fn new(track: Track) -> Self {
-        let h = track.ball_height_m(0.0);
-        Self {
+        let mut rolling = Self {
             track,
             distance_m: 0.0,
             speed_m_per_s: 0.0,
-            heights_m: [h, h],
+            heights_m: [0.0; 2],
+            grid: [0.0; GRID_CACHE],
+            next_point: i64::MIN,
+        };
+        let h = rolling.ball_height_m(0.0);
+        rolling.heights_m = [h, h];
+        rolling
+    }
+
+    /// The rolling filter at grid point `i`: max over the window of s((i + k)·Δ) − (kΔ)²/2R.
+    fn envelope_at(&self, i: i64) -> f64 {
+        let (grid, r) = (self.track.grid_m(), self.track.settings.radius_m);
+        let half = (FILTER_POINTS / 2) as i64;
+        (-half..=half)
+            .map(|k| {
+                let xi = k as f64 * grid;
+                self.grid[ring_index(i + k)] - xi * xi / (2.0 * r)
+            })
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    /// The ball's height at `p_m` (ahead of or at every distance asked before): the rolling filter
+    /// at the grid points around it, joined by a Catmull–Rom spline (continuous slope, so the
+    /// track's acceleration has no impulses at grid points), plus the out-of-roundness.
+    fn ball_height_m(&mut self, p_m: f64) -> f64 {
+        let grid = self.track.grid_m();
+        let u = p_m / grid;
+        let j = u.floor() as i64;
+        let f = u - j as f64;
+        let half = (FILTER_POINTS / 2) as i64;
+        // Track heights from j − 1 − half to j + 2 + half; a jump further than the ring skips ahead.
+        let (first, last) = (j - 1 - half, j + 2 + half);
+        self.next_point = self.next_point.max(first);
+        while self.next_point <= last {
+            let i = self.next_point;
+            self.grid[ring_index(i)] = self.track.height_m(i as f64 * grid);
+            self.next_point += 1;
         }
+        let [a, b, c, d] = [j - 1, j, j + 1, j + 2].map(|i| self.envelope_at(i));
+        let spline = b + 0.5
+            * f
+            * (c - a + f * (2.0 * a - 5.0 * b + 4.0 * c - d + f * (3.0 * (b - c) + d - a)));
+        spline + self.track.out_of_round_m(p_m)
     }
 
     /// Speed now, m/s.
@@ -160,7 +229,7 @@ impl Rolling {
         self.speed_m_per_s =
             target_m_per_s.max(0.0) + keep * (self.speed_m_per_s - target_m_per_s.max(0.0));
         self.distance_m += self.speed_m_per_s * dt_s;
-        let h = self.track.ball_height_m(self.distance_m);
+        let h = self.ball_height_m(self.distance_m);
         let [h1, h0] = self.heights_m;
         self.heights_m = [h, h1];
         (h - 2.0 * h1 + h0) / (dt_s * dt_s)
@@ -187,6 +256,27 @@ mod tests {
             let rms = mean_sq.sqrt();
             assert!((rms / 3e-6 - 1.0).abs() < 0.1, "slope {slope}: rms {rms}");
         }
+    }
+
+    #[test]
+    fn the_grid_filter_is_the_direct_one_at_grid_points_and_close_between() {
+        let track = Track::new(RollSettings::marble());
+        let mut rolling = Rolling::new(track);
+        let grid = track.grid_m();
+        let (mut worst_on, mut error_between) = (0.0f64, 0.0);
+        let n = 4000;
+        for i in 0..n {
+            let p = i as f64 * grid;
+            worst_on = worst_on.max((rolling.ball_height_m(p) - track.ball_height_m(p)).abs());
+            let q = p + 0.37 * grid;
+            error_between += (rolling.ball_height_m(q) - track.ball_height_m(q)).abs();
+        }
+        assert!(worst_on < 1e-18, "{worst_on}");
+        let mean_between = error_between / n as f64;
+        assert!(
+            mean_between < 0.05 * RollSettings::marble().roughness_m,
+            "{mean_between}"
+        );
     }
 
     #[test]
