@@ -90,7 +90,9 @@ pub struct Gravity {
     /// Acceleration towards the object in m/s² (0: none, the plain strike).
     pub accel_m_per_s2: f64,
     /// Whether gravity also acts during contact (eq. 21, where no correction applies) or is
-    /// suspended there, as the paper's corrections assume.
+    /// suspended there, as the paper's corrections assume. Suspension applies only where the exact
+    /// exit correction does (a rigid object, Hunt–Crossley, correction on); on a modal object
+    /// gravity always acts in contact, since suspending it there is not passive.
     pub in_contact: bool,
     /// Impacts closing slower than this (m/s) do not separate: at the deepest compression the
     /// ball settles on the object (the capture velocity of the PLUS model, its Figure 2, below
@@ -381,6 +383,10 @@ impl Hammer {
                 return self.surface.pickup_m_per_s;
             }
         }
+        if self.settled_in_the_well(&contact) {
+            self.come_to_rest(bank);
+            return self.surface.pickup_m_per_s;
+        }
         self.end_contact_if_separated(bank);
         self.surface.pickup_m_per_s
     }
@@ -398,6 +404,20 @@ impl Hammer {
         self.contacts += 1;
         self.come_to_rest(bank);
         true
+    }
+
+    /// A ball pressed by gravity into a lasting contact (it never separates, so no onset slower
+    /// than the capture velocity stops it) rests once it barely moves: relative speed under a
+    /// tenth of the capture velocity and the contact force within 10 % of its weight. Not while
+    /// rolling (capture is off there).
+    fn settled_in_the_well(&self, contact: &Contact) -> bool {
+        let capture = self.gravity.capture_m_per_s;
+        if capture <= 0.0 || contact.gravity_m_per_s2 <= 0.0 {
+            return false;
+        }
+        let v_rel = self.velocity_m_per_s - self.surface.velocity_m_per_s;
+        let weight_n = self.mass_kg * contact.gravity_m_per_s2;
+        v_rel.abs() < 0.1 * capture && (self.force_n - weight_n).abs() < 0.1 * weight_n
     }
 
     /// The ball stops where it is, its weight m·g left on the object as a constant force: the
@@ -461,10 +481,17 @@ impl Hammer {
         let sub_steps = self.sub_steps_for(bank, v_in, dt_s);
         bank.prepare(Slot::Sub, dt_s / sub_steps as f64);
         let capture = v_in < self.gravity.capture_m_per_s;
-        let gravity_m_per_s2 = if self.gravity.in_contact {
-            self.gravity.accel_m_per_s2
-        } else {
+        // Gravity is suspended only where the paper's exact exit correction then applies (a rigid
+        // object, Hunt–Crossley): on a vibrating object the ball leaves from another height than
+        // it arrived at, and a contact without gravity's work would pump energy into the rattle.
+        let suspend = !self.gravity.in_contact
+            && self.setup.exit_correction
+            && self.setup.damping == Damping::HuntCrossley
+            && bank.num_modes() == 0;
+        let gravity_m_per_s2 = if suspend {
             0.0
+        } else {
+            self.gravity.accel_m_per_s2
         };
         self.contact = Some(Contact {
             sub_steps,

@@ -197,6 +197,8 @@ struct Voice {
     rolling: Option<Rolling>,
     /// Rolling to a stop after note-off.
     stopping: bool,
+    /// What the last note-on did.
+    mode: PlayMode,
 }
 
 impl Voice {
@@ -211,6 +213,7 @@ impl Voice {
             hammer: Hammer::new(patch.hammer_mass_kg, patch.contact),
             rolling: None,
             stopping: false,
+            mode: PlayMode::Strike,
         }
     }
 
@@ -276,8 +279,10 @@ impl Voice {
         }
         let energy = self.energy_j();
         self.peak_energy_j = self.peak_energy_j.max(energy);
-        // A ball still bouncing or rolling keeps its voice, however quiet for now.
-        if self.hammer.is_retired() && energy <= END_ENERGY_RATIO * self.peak_energy_j {
+        // A ball still bouncing or rolling keeps its voice, however quiet for now; a hammer that
+        // struck does not (it may drift away for a long time after a very lossy contact).
+        let in_play = self.mode != PlayMode::Strike && !self.hammer.is_retired();
+        if !in_play && energy <= END_ENERGY_RATIO * self.peak_energy_j {
             self.silence();
         }
         true
@@ -372,6 +377,7 @@ impl Engine {
         voice.started_at = self.samples_rendered;
         voice.stopping = false;
         voice.rolling = None;
+        voice.mode = patch.mode;
         self.notes_struck += 1;
         let seed = self.notes_struck ^ (u64::from(note) << 32);
         let v_in = patch.velocity.impact_velocity_m_per_s(velocity);
