@@ -332,7 +332,7 @@ impl NiceEguiApp for UrtoApp {
                     ui.label(if p.gravity_in_contact.value() {
                         "Gravity acts during contact (eq. 21): no exit correction."
                     } else {
-                        "Gravity suspended during contact: the paper's corrections hold."
+                        "Gravity suspended during contact on a rigid object (the paper's corrections); on a modal object it acts in contact."
                     });
                     row(
                         ui,
