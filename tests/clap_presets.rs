@@ -3,7 +3,6 @@
 //! k, μ and α during a bounce sequence makes no jump above the unautomated renders.
 
 use nice_plug::plugin::ParamValue;
-use nice_plug::prelude::Params;
 use urto::presets::{factory, Preset, PRESET_NAME_FIELD};
 use urto::UrtoParams;
 use urto_host_tests::{
@@ -121,11 +120,7 @@ fn a_state_from_version_0_1_is_migrated() {
 /// The normalised value (as CLAP automation carries it) of `plain` for parameter `id`.
 fn normalized(id: &str, plain: f32) -> f64 {
     let params = UrtoParams::default();
-    let (_, ptr, _) = params
-        .param_map()
-        .into_iter()
-        .find(|(param_id, _, _)| param_id == id)
-        .expect("a parameter");
+    let ptr = params.ptr(id).expect("a parameter");
     // SAFETY: `ptr` points into `params`, alive here.
     f64::from(unsafe { ptr.preview_normalized(plain) })
 }

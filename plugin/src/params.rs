@@ -491,6 +491,14 @@ impl Default for UrtoParams {
 }
 
 impl UrtoParams {
+    /// The parameter with stable id `id`.
+    pub fn ptr(&self, id: &str) -> Option<ParamPtr> {
+        self.param_map()
+            .into_iter()
+            .find(|(param_id, _, _)| param_id == id)
+            .map(|(_, ptr, _)| ptr)
+    }
+
     /// Name of the preset last loaded or saved.
     pub fn preset_name(&self) -> String {
         self.preset_name

@@ -173,15 +173,6 @@ pub struct Preset {
     plain: BTreeMap<&'static str, f32>,
 }
 
-/// The parameter of `params` with id `id`.
-fn param_ptr(params: &UrtoParams, id: &str) -> Option<ParamPtr> {
-    params
-        .param_map()
-        .into_iter()
-        .find(|(param_id, _, _)| param_id == id)
-        .map(|(_, ptr, _)| ptr)
-}
-
 impl Preset {
     /// Read and validate a preset from its JSON text.
     pub fn parse(text: &str) -> Result<Preset, PresetError> {
@@ -231,7 +222,7 @@ impl Preset {
                 }
             };
             if matches!(key.kind, Kind::Float | Kind::Log10 | Kind::Int) {
-                let ptr = param_ptr(&reference, key.id).ok_or(bad("a known parameter"))?;
+                let ptr = &reference.ptr(key.id).ok_or(bad("a known parameter"))?;
                 // SAFETY: `ptr` points into `reference`, alive for this whole function.
                 let (back, lo, hi) = unsafe {
                     (
@@ -346,7 +337,7 @@ impl Preset {
     pub fn to_state(&self, params: &UrtoParams) -> PluginState {
         let mut state_params = BTreeMap::new();
         for key in keys() {
-            let Some(ptr) = param_ptr(params, key.id) else {
+            let Some(ptr) = params.ptr(key.id) else {
                 continue;
             };
             let x = self.plain_or_default(key.id, &ptr);

@@ -155,12 +155,18 @@ fn render_scenes(out_dir: &Path) -> Result<Vec<String>> {
     Ok(written)
 }
 
+/// The scene's object at rest, as the engine builds it for a note at its fixed pitch.
+fn object_bank(patch: &Patch) -> Box<ModalBank> {
+    let mut modes = [Mode::SILENT; MAX_MODES];
+    let count = object_modes(&patch.object, &mut modes);
+    let mut bank = ModalBank::new(patch.object_mass_kg);
+    bank.set_modes(&modes[..count], FS);
+    bank
+}
+
 /// The ping-pong ball's height above the table (mm) against time, from the same physics.
 fn bounce_heights(s: &Scene) -> Vec<(f64, f64)> {
-    let mut modes = [Mode::SILENT; MAX_MODES];
-    let count = object_modes(&s.patch.object, &mut modes);
-    let mut bank = ModalBank::new(s.patch.object_mass_kg);
-    bank.set_modes(&modes[..count], FS);
+    let mut bank = object_bank(&s.patch);
     let setup = s.patch.contact;
     let mut ball = Hammer::new(s.patch.hammer_mass_kg, setup);
     ball.set_gravity(s.patch.bounce.gravity);
@@ -181,10 +187,7 @@ fn bounce_heights(s: &Scene) -> Vec<(f64, f64)> {
 
 /// The marble's contact force (N) against time over 50 ms of rolling.
 fn rolling_force(s: &Scene) -> Vec<(f64, f64)> {
-    let mut modes = [Mode::SILENT; MAX_MODES];
-    let count = object_modes(&s.patch.object, &mut modes);
-    let mut bank = ModalBank::new(s.patch.object_mass_kg);
-    bank.set_modes(&modes[..count], FS);
+    let mut bank = object_bank(&s.patch);
     let setup = ContactSetup {
         method: Method::Am1,
         ..s.patch.contact

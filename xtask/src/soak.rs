@@ -4,7 +4,7 @@
 //! counts are the plugin's.
 
 use anyhow::{anyhow, bail, Result};
-use nice_plug::prelude::{ParamPtr, Params};
+
 use serde_json::json;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -73,15 +73,6 @@ const AUTOMATED: [Automated; 4] = [
         steps: Some(2),
     },
 ];
-
-fn param_ptr(params: &UrtoParams, id: &str) -> Result<ParamPtr> {
-    params
-        .param_map()
-        .into_iter()
-        .find(|(param_id, _, _)| param_id == id)
-        .map(|(_, ptr, _)| ptr)
-        .ok_or_else(|| anyhow!("no parameter {id}"))
-}
 
 /// One event of the soak's timeline.
 enum Event {
@@ -239,15 +230,17 @@ pub fn soak(clap: &Path, minutes: f64, seed: u64) -> Result<SoakReport> {
                         match &events[next] {
                             Event::On(n) => engine.note_on(&patch, n.key, n.velocity as f32),
                             Event::Off(n) => engine.note_off(&patch, n.key),
-                            Event::Change(_, id, normalized) => match param_ptr(&params, id) {
-                                // SAFETY: the pointer is into `params`, alive for the whole soak;
-                                // this is the call nice-plug's wrapper makes for a host change.
-                                Ok(ptr) => unsafe {
-                                    ptr._internal_set_normalized_value(*normalized);
-                                    patch = params.patch(&controllers);
-                                },
-                                Err(e) => error = Some(e),
-                            },
+                            Event::Change(_, id, normalized) => {
+                                match params.ptr(id).ok_or_else(|| anyhow!("no parameter {id}")) {
+                                    // SAFETY: the pointer is into `params`, alive for the whole soak;
+                                    // this is the call nice-plug's wrapper makes for a host change.
+                                    Ok(ptr) => unsafe {
+                                        ptr._internal_set_normalized_value(*normalized);
+                                        patch = params.patch(&controllers);
+                                    },
+                                    Err(e) => error = Some(e),
+                                }
+                            }
                         }
                         next += 1;
                     }

@@ -641,9 +641,7 @@ impl Hammer {
     /// Total energy in joules: hammer kinetic + object + contact potential k·x^(α+1)/(α+1) +
     /// the hammer's potential in gravity, −m·g·y (zero at the object's rest position).
     pub fn total_energy_j(&self, bank: &ModalBank) -> f64 {
-        let (x, _) = self.relative(bank);
-        self.energy_j() + bank.energy_j() + potential_j(&self.setup.law, x)
-            - self.mass_kg * self.gravity.accel_m_per_s2 * self.position_m
+        self.elastic_energy_j(bank) - self.mass_kg * self.gravity.accel_m_per_s2 * self.position_m
     }
 
     /// Kinetic + object + contact energy in joules: what is in play without gravity's potential.
@@ -656,9 +654,7 @@ impl Hammer {
     /// term when gravity is suspended in this contact (then it does no work).
     fn contact_energy_j(&self, bank: &ModalBank) -> f64 {
         let g = self.contact.map_or(0.0, |c| c.gravity_m_per_s2);
-        let (x, _) = self.relative(bank);
-        self.energy_j() + bank.energy_j() + potential_j(&self.setup.law, x)
-            - self.mass_kg * g * self.position_m
+        self.elastic_energy_j(bank) - self.mass_kg * g * self.position_m
     }
 
     /// One contact step of length `h` with the object's transition `slot`.
