@@ -1,10 +1,11 @@
 //! Host behaviour through the real CLAP bundle: reactivation at other sample rates (8 kHz to
 //! 384 kHz), zero-length and changing blocks, a note on a block's last sample, note-offs for notes
-//! never on, and garbage state refused with the parameters kept.
+//! never on, all notes off / all sound off (MIDI controllers 123 and 120, CLAP wildcard note-off
+//! and choke), and garbage state refused with the parameters kept.
 
 use urto_host_tests::{
-    clap_path, clap_state, expected_fundamental_hz, rms, state_json, strongest_peak_hz, Note,
-    NoteOff, Render, Session,
+    clap_path, clap_state, expected_fundamental_hz, rms, state_json, strongest_peak_hz, Midi, Note,
+    NoteEnd, NoteOff, ParamChange, Render, Session,
 };
 
 fn note(at_sample: u64, key: u8) -> Note {
@@ -185,4 +186,129 @@ fn garbage_state_is_refused_and_the_parameters_are_kept() {
         })
         .unwrap();
     assert!(audio.iter().all(|x| x.is_finite()) && rms(&audio) > 1e-4);
+}
+
+const FS: f64 = 48_000.0;
+/// When the notes of the all-off tests are ended.
+const END_AT: u64 = 9_600;
+const CHORD: [u8; 3] = [48, 60, 67];
+
+/// Render `CHORD` (struck at 0) for 1.5 s in play mode `mode` (0 strike, 1 bounce, 2 roll), with
+/// `ends` and `midi` sent.
+fn chord(mode: f64, ends: &[NoteEnd], midi: &[Midi], keys: &[u8]) -> Vec<f32> {
+    let mut session = Session::new(&clap_path()).unwrap();
+    let mode_id = session.param_id("Mode").unwrap();
+    let notes: Vec<Note> = keys.iter().map(|&k| note(0, k)).collect();
+    session
+        .render(&Render {
+            sample_rate_hz: FS,
+            block_frames: 512,
+            total_frames: (1.5 * FS) as usize,
+            notes: &notes,
+            note_ends: ends,
+            midi,
+            changes: &[ParamChange {
+                at_sample: 0,
+                param_id: mode_id,
+                value: mode,
+            }],
+            ..Render::default()
+        })
+        .unwrap()
+}
+
+/// Where two renders first differ (`None`: identical), so a failure reports a place, not arrays.
+fn first_difference(a: &[f32], b: &[f32]) -> Option<usize> {
+    (a.len() != b.len())
+        .then_some(a.len().min(b.len()))
+        .or_else(|| {
+            a.iter()
+                .zip(b)
+                .position(|(x, y)| x.to_bits() != y.to_bits())
+        })
+}
+
+fn each_key(choke: bool) -> Vec<NoteEnd> {
+    CHORD
+        .iter()
+        .map(|&k| NoteEnd {
+            at_sample: END_AT,
+            key: Some(k),
+            choke,
+        })
+        .collect()
+}
+
+fn every_key(choke: bool) -> [NoteEnd; 1] {
+    [NoteEnd {
+        at_sample: END_AT,
+        key: None,
+        choke,
+    }]
+}
+
+/// MIDI control change `cc` (value 0) on channel 1 at `END_AT`.
+fn controller(cc: u8) -> [Midi; 1] {
+    [Midi {
+        at_sample: END_AT,
+        bytes: [0xB0, cc, 0],
+    }]
+}
+
+#[test]
+fn all_notes_off_releases_every_held_note() {
+    // Rolling balls roll on until their note-off, so a missed release is heard.
+    const ROLL: f64 = 2.0;
+    let held = chord(ROLL, &[], &[], &CHORD);
+    let released = chord(ROLL, &each_key(false), &[], &CHORD);
+    assert!(
+        first_difference(&held, &released).is_some(),
+        "note-offs change a roll"
+    );
+    for (what, audio) in [
+        ("CC 123", chord(ROLL, &[], &controller(123), &CHORD)),
+        (
+            "wildcard note-off",
+            chord(ROLL, &every_key(false), &[], &CHORD),
+        ),
+    ] {
+        assert_eq!(first_difference(&audio, &released), None, "{what}");
+    }
+}
+
+#[test]
+fn all_sound_off_silences_within_two_choke_times() {
+    let silent_from = END_AT as usize + (0.03 * FS) as usize;
+    for mode in [0.0, 1.0, 2.0] {
+        let ringing = chord(mode, &[], &[], &CHORD);
+        assert!(rms(&ringing[silent_from..]) > 1e-4, "mode {mode} rings on");
+        for (what, audio) in [
+            ("CC 120", chord(mode, &[], &controller(120), &CHORD)),
+            ("wildcard choke", chord(mode, &every_key(true), &[], &CHORD)),
+            ("a choke per key", chord(mode, &each_key(true), &[], &CHORD)),
+        ] {
+            let end = END_AT as usize;
+            assert_eq!(
+                first_difference(&audio[..end], &ringing[..end]),
+                None,
+                "{what}"
+            );
+            assert!(
+                audio[silent_from..].iter().all(|&x| x == 0.0),
+                "mode {mode}: {what} leaves sound 30 ms later"
+            );
+        }
+    }
+    // A choke of one key leaves the others as they would sound alone.
+    let choke_60 = [NoteEnd {
+        at_sample: END_AT,
+        key: Some(60),
+        choke: true,
+    }];
+    let others = chord(0.0, &[], &[], &[48, 67]);
+    let choked = chord(0.0, &choke_60, &[], &CHORD);
+    assert_eq!(
+        first_difference(&choked[silent_from..], &others[silent_from..]),
+        None
+    );
 }

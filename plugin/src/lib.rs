@@ -35,6 +35,14 @@ pub struct Urto {
     strike_sounding: bool,
 }
 
+/// MIDI controller numbers Urto answers (MIDI 1.0 channel mode messages 120 and 123–127: the
+/// mode changes 124–127 also end every note).
+const MOD_WHEEL: u8 = 1;
+const EXPRESSION: u8 = 11;
+const ALL_SOUND_OFF: u8 = 120;
+const ALL_NOTES_OFF: u8 = 123;
+const POLY_MODE_ON: u8 = 127;
+
 /// The note the editor's strike button plays, and its velocity.
 const STRIKE_NOTE: u8 = 60;
 const STRIKE_VELOCITY: f32 = 0.7;
@@ -163,14 +171,29 @@ impl Plugin for Urto {
                         key: Key::Number(note),
                         ..
                     } => engine.note_off(&patch, note),
-                    NoteEvent::MidiCC { cc, value, .. } => {
-                        match cc {
-                            1 => self.controllers.mod_wheel = value,
-                            11 => self.controllers.expression = value,
-                            _ => {}
+                    // CLAP's wildcard key (−1) matches every note.
+                    NoteEvent::NoteOff {
+                        key: Key::Wildcard, ..
+                    } => engine.all_notes_off(&patch),
+                    NoteEvent::Choke {
+                        key: Key::Number(note),
+                        ..
+                    } => engine.choke(note),
+                    NoteEvent::Choke {
+                        key: Key::Wildcard, ..
+                    } => engine.all_sound_off(),
+                    NoteEvent::MidiCC { cc, value, .. } => match cc {
+                        ALL_SOUND_OFF => engine.all_sound_off(),
+                        ALL_NOTES_OFF..=POLY_MODE_ON => engine.all_notes_off(&patch),
+                        _ => {
+                            match cc {
+                                MOD_WHEEL => self.controllers.mod_wheel = value,
+                                EXPRESSION => self.controllers.expression = value,
+                                _ => {}
+                            }
+                            patch = self.params.patch(&self.controllers);
                         }
-                        patch = self.params.patch(&self.controllers);
-                    }
+                    },
                     NoteEvent::MidiChannelPressure { pressure, .. } => {
                         self.controllers.pressure = pressure;
                         patch = self.params.patch(&self.controllers);

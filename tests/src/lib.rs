@@ -3,7 +3,10 @@
 
 use clack_extensions::params::PluginParams;
 use clack_extensions::state::PluginState;
-use clack_host::events::event_types::{NoteOffEvent, NoteOnEvent, ParamValueEvent};
+use clack_host::events::event_types::{
+    MidiEvent, NoteChokeEvent, NoteOffEvent, NoteOnEvent, ParamValueEvent,
+};
+use clack_host::events::Match;
 use clack_host::events::UnknownEvent;
 use clack_host::prelude::*;
 use std::error::Error;
@@ -29,6 +32,21 @@ pub struct NoteOff {
     pub key: u8,
 }
 
+/// A note-off or a choke for one key, or with `key: None` for every key (CLAP's wildcard −1).
+#[derive(Clone, Copy, Debug)]
+pub struct NoteEnd {
+    pub at_sample: u64,
+    pub key: Option<u8>,
+    pub choke: bool,
+}
+
+/// A MIDI 1.0 message to send through the note port (a CLAP MIDI event).
+#[derive(Clone, Copy, Debug)]
+pub struct Midi {
+    pub at_sample: u64,
+    pub bytes: [u8; 3],
+}
+
 /// A parameter change to send: CLAP parameter id and its value as the plugin declares it
 /// (nice-plug declares continuous parameters on 0…1 and stepped ones on 0…steps).
 #[derive(Clone, Copy, Debug)]
@@ -47,6 +65,8 @@ pub struct Render<'a> {
     pub notes: &'a [Note],
     pub note_offs: &'a [NoteOff],
     pub changes: &'a [ParamChange],
+    pub note_ends: &'a [NoteEnd],
+    pub midi: &'a [Midi],
     /// Block sizes to cycle through (each at most `block_frames`; 0 makes a zero-length process
     /// call); empty: every block is `block_frames` long.
     pub block_pattern: &'a [usize],
@@ -210,6 +230,22 @@ impl Session {
                 EventStorage::NoteOff(NoteOffEvent::new(0, pckn, 0.0)),
             ));
         }
+        for e in r.note_ends {
+            let key = e.key.map_or(Match::All, |k| Match::Specific(u16::from(k)));
+            let pckn = Pckn::new(0u16, 0u16, key, Match::All);
+            let event = if e.choke {
+                EventStorage::Choke(NoteChokeEvent::new(0, pckn))
+            } else {
+                EventStorage::NoteOff(NoteOffEvent::new(0, pckn, 0.0))
+            };
+            timeline.push((e.at_sample, event));
+        }
+        for m in r.midi {
+            timeline.push((
+                m.at_sample,
+                EventStorage::Midi(MidiEvent::new(0, 0, m.bytes)),
+            ));
+        }
         for c in r.changes {
             let id = ClapId::new(c.param_id);
             let event = ParamValueEvent::new(0, id, Pckn::match_all(), c.value);
@@ -274,6 +310,8 @@ pub fn state_json(state: &[u8]) -> &[u8] {
 enum EventStorage {
     NoteOn(NoteOnEvent),
     NoteOff(NoteOffEvent),
+    Choke(NoteChokeEvent),
+    Midi(MidiEvent),
     Param(ParamValueEvent),
 }
 
@@ -283,6 +321,8 @@ impl EventStorage {
         match self {
             EventStorage::NoteOn(e) => e.set_time(time),
             EventStorage::NoteOff(e) => e.set_time(time),
+            EventStorage::Choke(e) => e.set_time(time),
+            EventStorage::Midi(e) => e.set_time(time),
             EventStorage::Param(e) => e.set_time(time),
         }
     }
@@ -291,6 +331,8 @@ impl EventStorage {
         match self {
             EventStorage::NoteOn(e) => e.as_unknown(),
             EventStorage::NoteOff(e) => e.as_unknown(),
+            EventStorage::Choke(e) => e.as_unknown(),
+            EventStorage::Midi(e) => e.as_unknown(),
             EventStorage::Param(e) => e.as_unknown(),
         }
     }

@@ -219,6 +219,7 @@ pub fn soak(clap: &Path, minutes: f64, seed: u64) -> Result<SoakReport> {
                 note_offs: &offs,
                 changes: &changes,
                 block_pattern: &pattern,
+                ..Render::default()
             },
             |start, block| {
                 let twin_started = Instant::now();

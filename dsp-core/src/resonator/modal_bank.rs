@@ -152,6 +152,17 @@ impl ModalBank {
         self.full = self.transition(1.0 / sample_rate_hz);
     }
 
+    /// Damp every mode whose T60 is longer than `t60_s` to `t60_s` from now on, keeping the
+    /// vibration as it is (a choke).
+    pub fn limit_t60(&mut self, t60_s: f64, sample_rate_hz: f64) {
+        let sigma_min = 1000f64.ln() / t60_s.max(1e-4);
+        for sigma in &mut self.sigma[..self.num_modes] {
+            *sigma = sigma.max(sigma_min);
+        }
+        self.update_omega0_sq();
+        self.full = self.transition(1.0 / sample_rate_hz);
+    }
+
     /// Replace the modes, sampled at `sample_rate_hz`. Modes at or above Nyquist, or past
     /// [`MAX_MODES`], are skipped and counted. The object is left at rest.
     pub fn set_modes(&mut self, modes: &[Mode], sample_rate_hz: f64) {

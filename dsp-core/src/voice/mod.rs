@@ -22,6 +22,8 @@ pub const MAX_ALPHA: f64 = 3.0;
 const OUTPUT_GAIN_PER_M_PER_S: f64 = 0.25;
 /// A voice ends when its object's energy is this far below its peak (−120 dB).
 const END_ENERGY_RATIO: f64 = 1e-12;
+/// Decay time (−60 dB) a choked voice is damped to (note choke, all sound off).
+pub const CHOKE_T60_S: f64 = 0.01;
 
 /// How MIDI velocity becomes impact velocity.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -234,6 +236,34 @@ impl Voice {
         self.rolling = None;
     }
 
+    /// The note-off: with a release fraction set, the modes decay that much faster from now on;
+    /// a rolling ball is lifted off or rolls to a stop.
+    fn release(&mut self, patch: &Patch, sample_rate_hz: f64) {
+        // A released voice is not struck again by its note; one that only rings on is.
+        self.released = self.rolling.is_some() || patch.release_fraction > 0.0;
+        if self.rolling.is_some() {
+            if patch.roll.lift_on_release {
+                self.hammer.retire();
+                self.rolling = None;
+            } else {
+                self.stopping = true;
+            }
+        }
+        if patch.release_fraction > 0.0 {
+            self.bank
+                .scale_decay(patch.release_fraction.clamp(1e-3, 1.0), sample_rate_hz);
+        }
+    }
+
+    /// Lift the hammer or ball off and damp every mode to a T60 of at most [`CHOKE_T60_S`]: the
+    /// vibration dies away smoothly and the voice ends at −120 dB, 2·[`CHOKE_T60_S`] later.
+    fn choke(&mut self, sample_rate_hz: f64) {
+        self.released = true;
+        self.hammer.retire();
+        self.rolling = None;
+        self.bank.limit_t60(CHOKE_T60_S, sample_rate_hz);
+    }
+
     /// Render `out.len()` samples, added to `out`. Returns false (and adds nothing) if the state
     /// went non-finite, in which case the voice is silenced.
     fn render(&mut self, patch: &Patch, dt_s: f64, out: &mut [f32], scratch: &mut [f64]) -> bool {
@@ -416,27 +446,38 @@ impl Engine {
     /// Release `note`: with a release fraction set, its modes decay that much faster from now on;
     /// a rolling ball is lifted off or rolls to a stop.
     pub fn note_off(&mut self, patch: &Patch, note: u8) {
-        for voice in self
-            .voices
+        let fs = self.sample_rate_hz;
+        self.voices
             .iter_mut()
             .filter(|v| v.active && v.note == note && !v.released)
-        {
-            // A released voice is not struck again by its note; one that only rings on is.
-            voice.released = voice.rolling.is_some() || patch.release_fraction > 0.0;
-            if voice.rolling.is_some() {
-                if patch.roll.lift_on_release {
-                    voice.hammer.retire();
-                    voice.rolling = None;
-                } else {
-                    voice.stopping = true;
-                }
-            }
-            if patch.release_fraction > 0.0 {
-                voice
-                    .bank
-                    .scale_decay(patch.release_fraction.clamp(1e-3, 1.0), self.sample_rate_hz);
-            }
-        }
+            .for_each(|voice| voice.release(patch, fs));
+    }
+
+    /// Release every held note (MIDI "all notes off"): each rings on as after its note-off.
+    pub fn all_notes_off(&mut self, patch: &Patch) {
+        let fs = self.sample_rate_hz;
+        self.voices
+            .iter_mut()
+            .filter(|v| v.active && !v.released)
+            .for_each(|voice| voice.release(patch, fs));
+    }
+
+    /// Silence `note` within [`CHOKE_T60_S`] (a CLAP note choke), without a click.
+    pub fn choke(&mut self, note: u8) {
+        let fs = self.sample_rate_hz;
+        self.voices
+            .iter_mut()
+            .filter(|v| v.active && v.note == note)
+            .for_each(|voice| voice.choke(fs));
+    }
+
+    /// Silence every voice within [`CHOKE_T60_S`] (MIDI "all sound off"), without a click.
+    pub fn all_sound_off(&mut self) {
+        let fs = self.sample_rate_hz;
+        self.voices
+            .iter_mut()
+            .filter(|v| v.active)
+            .for_each(|voice| voice.choke(fs));
     }
 
     /// Render `out.len()` samples of the sum of all voices into `out` (overwritten).

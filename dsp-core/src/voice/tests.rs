@@ -208,3 +208,76 @@ fn the_last_strike_is_traced_for_the_live_view() {
     render(&mut e, &bounce, 48_000 * 2, 256);
     assert!(e.trace().unwrap().onset_count > 5);
 }
+
+/// Largest jump between consecutive samples.
+fn largest_step(x: &[f32]) -> f32 {
+    x.windows(2).fold(0.0, |m, w| m.max((w[1] - w[0]).abs()))
+}
+
+#[test]
+fn all_sound_off_silences_every_mode_smoothly() {
+    for mode in [PlayMode::Strike, PlayMode::Bounce, PlayMode::Roll] {
+        let patch = patch_in(mode);
+        let fs = 48_000.0;
+        let mut e = Engine::new(fs);
+        for note in [48, 60, 67, 72] {
+            e.note_on(&patch, note, 0.9);
+        }
+        let before = render(&mut e, &patch, 4800, 256);
+        e.all_sound_off();
+        // The voices end at −120 dB, two choke T60s later (one block of slack).
+        let after = render(&mut e, &patch, (2.0 * CHOKE_T60_S * fs) as usize + 256, 256);
+        assert_eq!(e.active_voices(), 0, "{mode:?}");
+        // No click: the damped vibration moves about as fast as the free one did in its last
+        // 10 ms (the added damping force 2σv steepens it a little; a hard cut jumps by the whole
+        // amplitude, ten times the ringing's largest step here).
+        let ringing = &before[before.len() - 480..];
+        let joined: Vec<f32> = ringing[479..].iter().chain(&after).copied().collect();
+        assert!(
+            largest_step(&joined) <= 2.0 * largest_step(ringing),
+            "{mode:?}: {} after, {} before",
+            largest_step(&joined),
+            largest_step(ringing)
+        );
+    }
+}
+
+#[test]
+fn all_notes_off_is_a_note_off_for_each_held_note() {
+    let patch = Patch {
+        release_fraction: 0.05,
+        ..patch_in(PlayMode::Roll)
+    };
+    let play = |each: bool| {
+        let mut e = Engine::new(44_100.0);
+        for note in [50, 62, 69] {
+            e.note_on(&patch, note, 0.7);
+        }
+        let mut y = render(&mut e, &patch, 2000, 500);
+        if each {
+            [50, 62, 69].iter().for_each(|&n| e.note_off(&patch, n));
+        } else {
+            e.all_notes_off(&patch);
+        }
+        y.extend(render(&mut e, &patch, 20_000, 500));
+        y
+    };
+    let all = play(false);
+    assert!(peak(&all[2000..]) > 0.0);
+    assert_eq!(all, play(true));
+}
+
+#[test]
+fn a_choke_silences_only_its_note() {
+    let patch = Patch::default();
+    let mut e = Engine::new(44_100.0);
+    e.note_on(&patch, 60, 0.8);
+    e.note_on(&patch, 64, 0.8);
+    render(&mut e, &patch, 441, 441);
+    e.choke(60);
+    render(&mut e, &patch, 1323, 441);
+    assert_eq!(e.active_voices(), 1);
+    // The voice left is note 64's: striking 64 again reuses it.
+    e.note_on(&patch, 64, 0.8);
+    assert_eq!(e.active_voices(), 1);
+}
