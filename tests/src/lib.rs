@@ -1,7 +1,7 @@
 //! A minimal CLAP host (clack-host) that loads a built Urto plugin and renders notes, plus the
 //! spectral helpers the whole-product tests and the demo share.
 
-use clack_extensions::params::PluginParams;
+use clack_extensions::params::{ParamInfoBuffer, ParamInfoFlags, PluginParams};
 use clack_extensions::state::PluginState;
 use clack_host::events::event_types::{
     MidiEvent, NoteChokeEvent, NoteOffEvent, NoteOnEvent, ParamValueEvent,
@@ -10,7 +10,7 @@ use clack_host::events::Match;
 use clack_host::events::UnknownEvent;
 use clack_host::prelude::*;
 use std::error::Error;
-use std::io::Cursor;
+use std::io::{Cursor, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
@@ -54,6 +54,17 @@ pub struct ParamChange {
     pub at_sample: u64,
     pub param_id: u32,
     pub value: f64,
+}
+
+/// A parameter as the plugin declares it to a CLAP host.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamSpec {
+    pub id: u32,
+    pub name: String,
+    pub min: f64,
+    pub max: f64,
+    pub default: f64,
+    pub stepped: bool,
 }
 
 /// What to render: the audio configuration and the events.
@@ -159,34 +170,101 @@ impl Session {
 
     /// The plugin's saved state (clap.state save).
     pub fn save_state(&mut self) -> Result<Vec<u8>, Box<dyn Error>> {
+        let mut bytes = Vec::new();
+        self.save_state_to(&mut bytes)?;
+        Ok(bytes)
+    }
+
+    /// Save the state into `stream` (which may take fewer bytes per write than offered).
+    pub fn save_state_to(&mut self, stream: &mut impl Write) -> Result<(), Box<dyn Error>> {
         let mut handle = self.instance.plugin_handle();
         let state: PluginState = handle.get_extension().ok_or("no state extension")?;
-        let mut bytes = Vec::new();
-        state.save(&mut handle, &mut bytes)?;
-        Ok(bytes)
+        state.save(&mut handle, stream)?;
+        Ok(())
     }
 
     /// Restore a saved state (clap.state load); an error if the plugin refuses it.
     pub fn load_state(&mut self, bytes: &[u8]) -> Result<(), Box<dyn Error>> {
+        self.load_state_from(&mut Cursor::new(bytes))
+    }
+
+    /// Restore a state from `stream` (which may give fewer bytes per read than asked).
+    pub fn load_state_from(&mut self, stream: &mut impl Read) -> Result<(), Box<dyn Error>> {
         let mut handle = self.instance.plugin_handle();
         let state: PluginState = handle.get_extension().ok_or("no state extension")?;
-        state.load(&mut handle, &mut Cursor::new(bytes))?;
+        state.load(&mut handle, stream)?;
         Ok(())
+    }
+
+    /// The plugin's main-thread handle, for querying extensions directly.
+    pub fn main_thread(&mut self) -> PluginMainThreadHandle<'_> {
+        self.instance.plugin_handle()
+    }
+
+    /// Every parameter as the host lists it (clap.params get_info).
+    pub fn params(&mut self) -> Result<Vec<ParamSpec>, Box<dyn Error>> {
+        let mut handle = self.instance.plugin_handle();
+        let params: PluginParams = handle.get_extension().ok_or("no params extension")?;
+        let mut buffer = ParamInfoBuffer::default();
+        let mut specs = Vec::new();
+        for index in 0..params.count(&mut handle) {
+            let info = params
+                .get_info(&mut handle, index, &mut buffer)
+                .ok_or_else(|| format!("no info for parameter index {index}"))?;
+            specs.push(ParamSpec {
+                id: info.id.get(),
+                name: String::from_utf8_lossy(info.name).into_owned(),
+                min: info.min_value,
+                max: info.max_value,
+                default: info.default_value,
+                stepped: info.flags.contains(ParamInfoFlags::IS_STEPPED),
+            });
+        }
+        Ok(specs)
     }
 
     /// CLAP id of the parameter named `name`, as the host lists it.
     pub fn param_id(&mut self, name: &str) -> Result<u32, Box<dyn Error>> {
+        self.params()?
+            .into_iter()
+            .find(|p| p.name == name)
+            .map(|p| p.id)
+            .ok_or_else(|| format!("no parameter named {name}").into())
+    }
+
+    /// The parameter's current value (clap.params get_value).
+    pub fn param_value(&mut self, id: u32) -> Result<f64, Box<dyn Error>> {
         let mut handle = self.instance.plugin_handle();
         let params: PluginParams = handle.get_extension().ok_or("no params extension")?;
-        let mut buffer = clack_extensions::params::ParamInfoBuffer::default();
-        for index in 0..params.count(&mut handle) {
-            if let Some(info) = params.get_info(&mut handle, index, &mut buffer) {
-                if info.name == name.as_bytes() {
-                    return Ok(info.id.get());
-                }
-            }
+        params
+            .get_value(&mut handle, ClapId::new(id))
+            .ok_or_else(|| format!("no value for parameter {id}").into())
+    }
+
+    /// Set parameters while the plugin is inactive (clap.params flush), as a host does when the
+    /// user edits a parameter with processing stopped.
+    pub fn flush(&mut self, changes: &[(u32, f64)]) -> Result<(), Box<dyn Error>> {
+        let params: PluginParams = self
+            .instance
+            .plugin_handle()
+            .get_extension()
+            .ok_or("no params extension")?;
+        let mut buffer = EventBuffer::new();
+        for &(id, value) in changes {
+            let event = ParamValueEvent::new(0, ClapId::new(id), Pckn::match_all(), value);
+            buffer.push(&event);
         }
-        Err(format!("no parameter named {name}").into())
+        let mut inactive = self
+            .instance
+            .inactive_plugin_handle()
+            .ok_or("flush on an active plugin")?;
+        let mut out_buffer = EventBuffer::new();
+        params.flush(
+            &mut inactive,
+            &InputEvents::from_buffer(&buffer),
+            &mut OutputEvents::from_buffer(&mut out_buffer),
+        );
+        Ok(())
     }
 
     /// Activate, send the events of `r` sample-accurately, and return the first output channel.
