@@ -1,5 +1,6 @@
 //! Free ringing of a 128-mode bank: ns per mode per sample, against a plain scalar loop over an
-//! array of modes (the same arithmetic, one accumulator, no lane grouping).
+//! array of modes (the same arithmetic, one accumulator, no lane grouping); and the same bank with
+//! its state in the subnormal range, which shows what denormals cost on the machine at hand.
 
 mod common;
 
@@ -88,9 +89,35 @@ fn ring(c: &mut Criterion) {
     group.finish();
 }
 
+fn subnormal(c: &mut Criterion) {
+    // Undamped modes, so the state stays where it is put for the whole measurement: an impulse
+    // of 1 N, or of 1e-315 N (a subnormal force, leaving every q and p subnormal).
+    let modes: Vec<Mode> = modes()
+        .into_iter()
+        .map(|m| Mode { t60_s: 1e9, ..m })
+        .collect();
+    let mut group = c.benchmark_group("modal_state_128");
+    group.throughput(Throughput::Elements((SAMPLES * MAX_MODES) as u64));
+    for (name, impulse_n) in [("normal", 1.0), ("subnormal", 1e-315)] {
+        let mut bank = ModalBank::new(0.1);
+        bank.set_modes(&modes, FS);
+        bank.advance(Slot::Full, impulse_n);
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut out = 0.0;
+                for _ in 0..SAMPLES {
+                    out += bank.ring();
+                }
+                black_box(out)
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = common::config(2);
-    targets = ring
+    targets = ring, subnormal
 }
 criterion_main!(benches);

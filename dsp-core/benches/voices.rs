@@ -1,11 +1,13 @@
-//! Cost of a 32-mode voice in contact, ringing freely, rolling and bouncing, and the real-time factor of 64 voices
-//! of 32 modes at 48 kHz under dense notes.
+//! Cost of a 32-mode voice in contact, ringing freely, rolling and bouncing; a 30 s decaying tail
+//! against a steady one; and the real-time factor of 64 voices of 32 modes at 48 kHz under dense
+//! notes.
 
 mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use urto_dsp::contact::HuntCrossley;
+use urto_dsp::resonator::ObjectSpec;
 use urto_dsp::voice::{Engine, Patch, PlayMode, MAX_VOICES};
 
 const FS: f64 = 48_000.0;
@@ -98,6 +100,53 @@ fn voice(c: &mut Criterion) {
     group.finish();
 }
 
+fn tail(c: &mut Criterion) {
+    // A low note on 128 modes whose fundamental rings 30 s while damping ∝ f² kills the high
+    // modes within milliseconds: the whole 30 s tail per iteration, against a voice that rings
+    // steadily (no decay). Equal costs per sample: the decaying modes never slow the voice down.
+    let mut group = c.benchmark_group("tail_128_modes");
+    group.sample_size(10);
+    let mut decaying = Patch::default();
+    decaying.object.num_modes = 128;
+    decaying.object.t60_s = 30.0;
+    decaying.object.damping_slope = 1.0;
+    let steady = Patch {
+        object: ObjectSpec {
+            t60_s: 1e6,
+            damping_slope: 0.0,
+            ..decaying.object
+        },
+        ..decaying
+    };
+    let tail_samples = 30 * FS as usize / BLOCK * BLOCK;
+    let mut out = vec![0.0f32; BLOCK];
+    group.throughput(Throughput::Elements(tail_samples as u64));
+    group.bench_function("decaying_30s", |b| {
+        let mut engine = Engine::new(FS);
+        b.iter(|| {
+            engine.reset();
+            engine.note_on(&decaying, 24, 1.0);
+            for _ in 0..tail_samples / BLOCK {
+                engine.process(&decaying, &mut out);
+            }
+            black_box(out[BLOCK - 1])
+        })
+    });
+    group.throughput(Throughput::Elements(BLOCK as u64));
+    group.bench_function("steady", |b| {
+        let mut engine = Engine::new(FS);
+        engine.note_on(&steady, 24, 1.0);
+        for _ in 0..20 {
+            engine.process(&steady, &mut out);
+        }
+        b.iter(|| {
+            engine.process(&steady, &mut out);
+            black_box(out[BLOCK - 1])
+        })
+    });
+    group.finish();
+}
+
 fn engine(c: &mut Criterion) {
     // One second of 64 voices × 32 modes at 48 kHz, every voice re-struck every 100 ms.
     let mut group = c.benchmark_group("engine_64v_32m_48k");
@@ -129,6 +178,6 @@ fn engine(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = common::config(3);
-    targets = voice, engine
+    targets = voice, tail, engine
 }
 criterion_main!(benches);

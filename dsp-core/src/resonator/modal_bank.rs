@@ -6,6 +6,9 @@ pub const MAX_MODES: usize = 128;
 /// Modes are processed in groups of this many independent lanes, so the per-sample loops (and
 /// their sums) compile to SIMD; unused lanes of the last group hold zero coefficients.
 const LANES: usize = 8;
+/// A modal displacement (m) or velocity (m/s) this small is silence by 2000 dB; its square is still
+/// far from the subnormal range (below 2.2e-308), which the state itself reaches 3700 dB later.
+pub const NEGLIGIBLE_STATE: f64 = 1e-120;
 
 /// One mode of a struck object as the user describes it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -395,6 +398,24 @@ impl ModalBank {
     }
 
     /// Whether every state variable is finite.
+    /// Set every mode whose displacement and velocity have both decayed below
+    /// [`NEGLIGIBLE_STATE`] to exactly zero: called once per rendered chunk, it keeps a long tail's
+    /// fast-decaying modes out of subnormal numbers (slow on many CPUs), and zero stays zero.
+    pub fn flush_negligible(&mut self) {
+        for i in 0..self.num_modes {
+            if self.q[i].abs() < NEGLIGIBLE_STATE && self.p[i].abs() < NEGLIGIBLE_STATE {
+                self.q[i] = 0.0;
+                self.p[i] = 0.0;
+            }
+        }
+    }
+
+    /// Whether any mode's state is a subnormal number.
+    #[cfg(test)]
+    pub(crate) fn has_subnormal_state(&self) -> bool {
+        self.q.iter().chain(&self.p).any(|x| x.is_subnormal())
+    }
+
     pub fn is_finite(&self) -> bool {
         self.q[..self.num_modes]
             .iter()

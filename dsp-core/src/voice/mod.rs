@@ -297,6 +297,7 @@ impl Voice {
                         .process_sample(&patch.contact, &mut self.bank, dt_s);
             }
         }
+        self.bank.flush_negligible();
         if !(self.bank.is_finite()
             && self.hammer.is_finite()
             && scratch.iter().all(|y| y.is_finite()))

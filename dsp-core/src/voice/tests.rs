@@ -281,3 +281,29 @@ fn a_choke_silences_only_its_note() {
     e.note_on(&patch, 64, 0.8);
     assert_eq!(e.active_voices(), 1);
 }
+
+#[test]
+fn a_long_tail_never_holds_subnormal_numbers() {
+    // A low note on a 128-mode object whose fundamental rings 30 s while damping ∝ f² kills its
+    // high modes within milliseconds: without flushing, those pass through the subnormal range.
+    let mut patch = Patch::default();
+    patch.object.num_modes = 128;
+    patch.object.t60_s = 30.0;
+    patch.object.damping_slope = 1.0;
+    for fs in [8_000.0, 48_000.0] {
+        let mut e = Engine::new(fs);
+        e.note_on(&patch, 24, 1.0);
+        let mut out = vec![0.0f32; 512];
+        let mut seconds = 0.0;
+        while e.active_voices() > 0 {
+            e.process(&patch, &mut out);
+            seconds += out.len() as f64 / fs;
+            assert!(
+                e.voices.iter().all(|v| !v.bank.has_subnormal_state()),
+                "{fs} Hz: subnormal state after {seconds:.3} s"
+            );
+            assert!(out.iter().all(|y| !y.is_subnormal()), "{fs} Hz output");
+            assert!(seconds < 70.0, "the voice ends");
+        }
+    }
+}
