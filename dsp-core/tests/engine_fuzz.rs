@@ -1,7 +1,8 @@
 //! Property: the voice engine across the whole parameter space — every law, integrator, object and
 //! mode, extremes of k, μ, α and the masses, sample rates from 8 kHz to 384 kHz, host blocks of 1 to
-//! 8192 samples changing every block, notes and note-offs anywhere — renders finite audio within
-//! the bound its energy allows (strike and bounce), without panicking.
+//! 8192 samples changing every block, notes, note-offs, chokes, all-notes-off and all-sound-off
+//! anywhere, the host re-activating at another sample rate between blocks — renders finite audio
+//! within the bound its energy allows (strike and bounce), without panicking.
 
 mod common;
 
@@ -140,14 +141,33 @@ fn patch() -> impl Strategy<Value = Patch> {
 enum Event {
     On(u8, f32),
     Off(u8),
+    Choke(u8),
+    AllNotesOff,
+    AllSoundOff,
+    /// The host deactivates and activates again at this sample rate: the plugin builds a new
+    /// engine (plugin/src/lib.rs, `activate`).
+    Reactivate(f64),
     Nothing,
+}
+
+fn sample_rate() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        prop::sample::select(vec![
+            8_000.0, 22_050.0, 44_100.0, 48_000.0, 96_000.0, 192_000.0, 384_000.0
+        ]),
+        8_000.0f64..384_000.0,
+    ]
 }
 
 fn event() -> impl Strategy<Value = Event> {
     prop_oneof![
-        (0u8..128, 0.0f32..=1.0).prop_map(|(k, v)| Event::On(k, v)),
-        (0u8..128).prop_map(Event::Off),
-        Just(Event::Nothing),
+        6 => (0u8..128, 0.0f32..=1.0).prop_map(|(k, v)| Event::On(k, v)),
+        4 => (0u8..128).prop_map(Event::Off),
+        1 => (0u8..128).prop_map(Event::Choke),
+        1 => Just(Event::AllNotesOff),
+        1 => Just(Event::AllSoundOff),
+        1 => sample_rate().prop_map(Event::Reactivate),
+        3 => Just(Event::Nothing),
     ]
 }
 
@@ -175,15 +195,12 @@ fn energy_bound(patch: &Patch, notes: usize) -> f64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
     fn anything_renders_finite_and_bounded(
         patch in patch(),
-        sample_rate_hz in prop_oneof![
-            prop::sample::select(vec![8_000.0, 22_050.0, 44_100.0, 48_000.0, 96_000.0, 192_000.0, 384_000.0]),
-            8_000.0f64..384_000.0,
-        ],
+        sample_rate_hz in sample_rate(),
         blocks in prop::collection::vec((prop_oneof![1usize..=64, 1usize..=8192], event()), 4..24),
     ) {
         let mut engine = Engine::new(sample_rate_hz);
@@ -198,6 +215,13 @@ proptest! {
                     notes += 1;
                 }
                 Event::Off(key) => engine.note_off(&patch, key),
+                Event::Choke(key) => engine.choke(key),
+                Event::AllNotesOff => engine.all_notes_off(&patch),
+                Event::AllSoundOff => engine.all_sound_off(),
+                Event::Reactivate(rate_hz) => {
+                    engine = Engine::new(rate_hz);
+                    engine.set_polyphony(MAX_VOICES);
+                }
                 Event::Nothing => {}
             }
             engine.process(&patch, &mut out[..len]);
