@@ -1,5 +1,5 @@
 //! Host behaviour through the real CLAP bundle: reactivation at other sample rates (8 kHz to
-//! 384 kHz), zero-length and changing blocks, a note on a block's last sample, note-offs for notes
+//! 384 kHz), reset mid-note, zero-length and changing blocks, a note on a block's last sample, note-offs for notes
 //! never on, all notes off / all sound off (MIDI controllers 123 and 120, CLAP wildcard note-off
 //! and choke), and garbage state refused with the parameters kept.
 
@@ -40,6 +40,36 @@ fn reactivation_at_other_sample_rates_stays_in_tune() {
             "{fs} Hz: peak at {peak} Hz"
         );
     }
+}
+
+#[test]
+fn reset_mid_note_silences_and_the_next_note_plays_as_new() {
+    let reset_at = 4800;
+    let render = |notes: &[Note], resets: &[u64]| {
+        Session::new(&clap_path())
+            .unwrap()
+            .render(&Render {
+                sample_rate_hz: 48_000.0,
+                block_frames: 512,
+                total_frames: 24_000,
+                notes,
+                resets,
+                ..Render::default()
+            })
+            .unwrap()
+    };
+    let ringing = render(&[note(0, 60)], &[]);
+    let reset = render(&[note(0, 60)], &[reset_at]);
+    assert_eq!(reset[..4800], ringing[..4800]);
+    assert!(rms(&ringing[4800..9600]) > 1e-4, "the note rings on");
+    assert!(
+        reset[4800..].iter().all(|&x| x == 0.0),
+        "silent after the reset"
+    );
+    // A note after the reset sounds exactly as in a fresh instance, shifted.
+    let again = render(&[note(0, 60), note(9600, 64)], &[reset_at]);
+    let fresh = render(&[note(0, 64)], &[]);
+    assert_eq!(again[9600..], fresh[..24_000 - 9600]);
 }
 
 #[test]

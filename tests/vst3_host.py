@@ -1,6 +1,8 @@
 """The release VST3 bundle in a real VST3 host (pedalboard): notes render finite, audible audio;
 k, mu and alpha are set by name and take effect; raw_state (parameters, enum choices, the preset
-name) round-trips into a fresh instance.
+name) round-trips into a fresh instance. Host behaviour, as the CLAP tests check it: re-activation
+at other sample rates, reset mid-note, block sizes, a note on a block's last sample, note-offs for
+notes never on, all notes off / all sound off (MIDI CC 123 / 120), garbage state refused.
 
 Run by `cargo xtask test` inside the .venv it creates: python tests/vst3_host.py <Urto.vst3>
 """
@@ -18,6 +20,40 @@ SAMPLE_RATE = 48_000
 
 def load():
     return pedalboard.load_plugin(BUNDLE)
+
+
+_SHARED = []
+
+
+def shared():
+    """One instance for the host-behaviour tests (loading takes ~20 s: nice-plug's VST3 wrapper
+    declares 16 x 130 MIDI-CC parameters, which the host enumerates). Each test leaves it at its
+    defaults."""
+    if not _SHARED:
+        _SHARED.append(load())
+    return _SHARED[0]
+
+
+def render(plugin, messages, seconds, sample_rate=SAMPLE_RATE, buffer_size=512, reset=True):
+    audio = plugin(
+        messages,
+        duration=seconds,
+        sample_rate=sample_rate,
+        num_channels=2,
+        buffer_size=buffer_size,
+        reset=reset,
+    )
+    return np.asarray(audio[0], dtype=np.float64)
+
+
+def strongest_peak_hz(x, sample_rate):
+    """Frequency of the strongest bin of the Hann-windowed spectrum, refined by parabolic
+    interpolation of the log magnitudes (as tests/src/lib.rs does for the CLAP)."""
+    spectrum = np.abs(np.fft.rfft(x * np.hanning(len(x))))
+    k = int(np.argmax(spectrum[1:-1])) + 1
+    a, b, c = np.log(spectrum[k - 1 : k + 2])
+    offset = 0.5 * (a - c) / (a - 2 * b + c)
+    return (k + offset) * sample_rate / len(x)
 
 
 def strike(plugin, note=60, velocity=100, seconds=1.0):
@@ -96,6 +132,106 @@ def test_raw_state_keeps_choices_and_bounce_settings():
     # value, restored as a plain one), so the audio is compared for level, not bit for bit.
     a, b = strike(plugin), strike(fresh)
     assert np.all(np.isfinite(b)) and abs(rms(a) / rms(b) - 1.0) < 0.2
+
+
+def test_reactivation_at_other_sample_rates_stays_in_tune():
+    plugin = shared()
+    for fs in (44_100, 8_000, 96_000, 192_000, 48_000):
+        out = render(plugin, [mido.Message("note_on", note=69, velocity=100, time=0)], 1.0, fs)
+        assert np.all(np.isfinite(out)) and rms(out) > 1e-4, f"{fs} Hz"
+        peak = strongest_peak_hz(out, fs)
+        assert abs(peak / 440.0 - 1.0) < 0.02, f"{fs} Hz: peak at {peak} Hz"
+
+
+def test_reset_mid_note_silences():
+    plugin = shared()
+    note = [mido.Message("note_on", note=60, velocity=100, time=0)]
+    first = render(plugin, note, 0.1, reset=True)
+    assert rms(first) > 1e-4
+    ringing = render(plugin, [], 0.1, reset=False)
+    assert rms(ringing) > 1e-4, "without a reset the note rings on"
+    render(plugin, note, 0.1, reset=True)
+    plugin.reset()
+    after = render(plugin, [], 0.1, reset=False)
+    assert np.all(after == 0.0), "silent after reset()"
+
+
+def test_block_sizes_change_nothing():
+    plugin = shared()
+    messages = [
+        mido.Message("note_on", note=60, velocity=100, time=0),
+        mido.Message("note_on", note=64, velocity=90, time=1000 / SAMPLE_RATE),
+        mido.Message("note_off", note=64, velocity=0, time=7000 / SAMPLE_RATE),
+    ]
+    reference = render(plugin, messages, 0.5, buffer_size=512)
+    assert rms(reference) > 1e-4
+    for size in (1, 7, 64, 8192):
+        np.testing.assert_array_equal(render(plugin, messages, 0.5, buffer_size=size), reference)
+
+
+def test_a_note_on_the_last_sample_of_a_block_sounds_there():
+    plugin = shared()
+    out = render(plugin, [mido.Message("note_on", note=60, velocity=100, time=63 / SAMPLE_RATE)], 0.1, buffer_size=64)
+    first = int(np.flatnonzero(out)[0])
+    assert 62 <= first <= 65, f"first sound at sample {first}"
+
+
+def test_note_offs_for_notes_never_on_are_harmless():
+    plugin = shared()
+    on = [mido.Message("note_on", note=60, velocity=100, time=100 / SAMPLE_RATE)]
+    stray = [
+        mido.Message("note_off", note=key, velocity=0, time=(50 + 37 * key) / SAMPLE_RATE)
+        for key in range(128)
+        if key != 60
+    ]
+    messages = sorted(on + stray, key=lambda m: m.time)
+    np.testing.assert_array_equal(render(plugin, messages, 0.25), render(plugin, on, 0.25))
+
+
+def chord(plugin, extra, mode="Single strike"):
+    plugin.mode = mode
+    try:
+        notes = [mido.Message("note_on", note=k, velocity=100, time=0) for k in (48, 60, 67)]
+        return render(plugin, notes + extra, 1.0)
+    finally:
+        plugin.mode = "Single strike"
+
+
+def test_all_notes_off_and_all_sound_off():
+    plugin = shared()
+    # On a block boundary: the VST3 path carries MIDI controllers as parameter changes, which
+    # reach the plugin at the start of their block (the CLAP test checks sample accuracy).
+    end = 18 * 512 / SAMPLE_RATE
+    offs = [mido.Message("note_off", note=k, velocity=0, time=end) for k in (48, 60, 67)]
+    cc = lambda number: [mido.Message("control_change", control=number, value=0, time=end)]  # noqa: E731
+    # Rolling balls roll on until their note-off, so a missed release is heard.
+    held, released = chord(plugin, [], "Roll"), chord(plugin, offs, "Roll")
+    assert np.max(np.abs(held - released)) > 0, "note-offs change a roll"
+    np.testing.assert_array_equal(chord(plugin, cc(123), "Roll"), released)
+    # All sound off: silent two choke times (2 x 10 ms) and a block after the controller.
+    silent_from = int((end + 0.03) * SAMPLE_RATE)
+    ringing = chord(plugin, [])
+    assert rms(ringing[silent_from:]) > 1e-4
+    choked = chord(plugin, cc(120))
+    assert np.all(choked[silent_from:] == 0.0), "sound 30 ms after all sound off"
+
+
+def test_garbage_state_is_refused_and_the_parameters_are_kept():
+    plugin = shared()
+    plugin.stiffness_n_m = 3e9
+    try:
+        before = plugin.raw_state
+        garbage = [b"", b"\xff" * 3, bytes(range(256)) * 16, b"not json at all", before[: len(before) // 2]]
+        for bytes_ in garbage:
+            try:
+                plugin.raw_state = bytes_
+            except Exception:  # noqa: BLE001 - a host may report the refusal; either way, nothing changes
+                pass
+            assert plugin.raw_state == before, f"{len(bytes_)} bytes of garbage changed the state"
+        out = strike(plugin)
+        assert np.all(np.isfinite(out)) and rms(out) > 1e-4
+    finally:
+        plugin.stiffness_n_m = 1e8
 
 
 def main():

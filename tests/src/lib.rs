@@ -78,6 +78,8 @@ pub struct Render<'a> {
     pub changes: &'a [ParamChange],
     pub note_ends: &'a [NoteEnd],
     pub midi: &'a [Midi],
+    /// Sample times at which the host calls `reset()` (a block starts there).
+    pub resets: &'a [u64],
     /// Block sizes to cycle through (each at most `block_frames`; 0 makes a zero-length process
     /// call); empty: every block is `block_frames` long.
     pub block_pattern: &'a [usize],
@@ -337,7 +339,14 @@ impl Session {
             let block_frames = pattern
                 .next()
                 .map_or(r.block_frames, |&n| n.min(r.block_frames));
-            let frames = block_frames.min(r.total_frames - start);
+            let mut frames = block_frames.min(r.total_frames - start);
+            if r.resets.contains(&(start as u64)) {
+                processor.reset();
+            }
+            // A block ends where the next reset is due.
+            if let Some(&reset) = r.resets.iter().find(|&&at| at > start as u64) {
+                frames = frames.min(reset as usize - start);
+            }
             let end = (start + frames) as u64;
             let mut buffer = EventBuffer::new();
             while next < timeline.len() && timeline[next].0 < end {
