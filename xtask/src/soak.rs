@@ -1,5 +1,5 @@
-//! `cargo xtask soak --minutes M [--seed S] [--json]`: minutes of random dense MIDI, mode switches
-//! and contact automation through the real CLAP bundle (clack-host), beside a twin of the plugin's
+//! `cargo xtask soak --minutes M [--seed S] [--json]`: minutes of random dense MIDI (notes, and now
+//! and then all notes off or all sound off), mode switches and contact automation through the real CLAP bundle (clack-host), beside a twin of the plugin's
 //! engine fed the same events; the twin's audio must match the plugin's bit for bit, so its voice
 //! counts are the plugin's.
 
@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use urto::params::Controllers;
 use urto::UrtoParams;
 use urto_dsp::voice::Engine;
-use urto_host_tests::{Note, NoteOff, ParamChange, Render, Session};
+use urto_host_tests::{Midi, Note, NoteOff, ParamChange, Render, Session};
 
 const SAMPLE_RATE_HZ: f64 = 48_000.0;
 const MAX_BLOCK: usize = 1024;
@@ -34,6 +34,8 @@ pub struct SoakReport {
     pub mismatches: u64,
     pub notes: usize,
     pub changes: usize,
+    /// All-notes-off and all-sound-off messages sent.
+    pub all_offs: usize,
 }
 
 /// A parameter the soak automates: its name in the host, its id in the plugin, the normalised range
@@ -74,11 +76,16 @@ const AUTOMATED: [Automated; 4] = [
     },
 ];
 
+/// MIDI control changes (channel 1) the soak sends now and then.
+const ALL_SOUND_OFF: [u8; 3] = [0xB0, 120, 0];
+const ALL_NOTES_OFF: [u8; 3] = [0xB0, 123, 0];
+
 /// One event of the soak's timeline.
 enum Event {
     On(Note),
     Off(NoteOff),
     Change(ParamChange, &'static str, f32),
+    Midi(Midi),
 }
 
 impl Event {
@@ -87,6 +94,7 @@ impl Event {
             Event::On(n) => n.at_sample,
             Event::Off(n) => n.at_sample,
             Event::Change(c, _, _) => c.at_sample,
+            Event::Midi(m) => m.at_sample,
         }
     }
 }
@@ -104,7 +112,19 @@ fn timeline(rng: &mut fastrand::Rng, play_s: f64, ids: &[u32; 4]) -> Vec<Event> 
             break;
         }
         let roll = rng.f64();
-        if roll < 0.45 {
+        if roll < 0.01 {
+            // All notes off (2 in 3) or all sound off: every held key is let go.
+            let bytes = if rng.u8(..3) == 0 {
+                ALL_SOUND_OFF
+            } else {
+                ALL_NOTES_OFF
+            };
+            held.clear();
+            events.push(Event::Midi(Midi {
+                at_sample: t,
+                bytes,
+            }));
+        } else if roll < 0.45 {
             let key = rng.u8(24..=108);
             held.push(key);
             events.push(Event::On(Note {
@@ -180,6 +200,16 @@ pub fn soak(clap: &Path, minutes: f64, seed: u64) -> Result<SoakReport> {
             }
         })
         .collect();
+    let midi: Vec<Midi> = events
+        .iter()
+        .filter_map(|e| {
+            if let Event::Midi(m) = e {
+                Some(*m)
+            } else {
+                None
+            }
+        })
+        .collect();
     let pattern: Vec<usize> = (0..97).map(|_| rng.usize(1..=MAX_BLOCK)).collect();
     let last = events.last().map_or(0, Event::at);
     let total_frames = last as usize + (TAIL_S * SAMPLE_RATE_HZ) as usize;
@@ -204,6 +234,7 @@ pub fn soak(clap: &Path, minutes: f64, seed: u64) -> Result<SoakReport> {
         mismatches: 0,
         notes: notes.len(),
         changes: changes.len(),
+        all_offs: midi.len(),
     };
     let mut voice_samples = 0.0;
     let mut twin_time = Duration::ZERO;
@@ -218,6 +249,7 @@ pub fn soak(clap: &Path, minutes: f64, seed: u64) -> Result<SoakReport> {
                 notes: &notes,
                 note_offs: &offs,
                 changes: &changes,
+                midi: &midi,
                 block_pattern: &pattern,
                 ..Render::default()
             },
@@ -231,6 +263,8 @@ pub fn soak(clap: &Path, minutes: f64, seed: u64) -> Result<SoakReport> {
                         match &events[next] {
                             Event::On(n) => engine.note_on(&patch, n.key, n.velocity as f32),
                             Event::Off(n) => engine.note_off(&patch, n.key),
+                            Event::Midi(m) if m.bytes == ALL_SOUND_OFF => engine.all_sound_off(),
+                            Event::Midi(_) => engine.all_notes_off(&patch),
                             Event::Change(_, id, normalized) => {
                                 match params.ptr(id).ok_or_else(|| anyhow!("no parameter {id}")) {
                                     // SAFETY: the pointer is into `params`, alive for the whole soak;
@@ -283,14 +317,14 @@ pub fn run(clap: &Path, minutes: f64, seed: u64, as_json: bool) -> Result<()> {
                 "audio_s": r.audio_s, "realtime_factor": r.realtime_factor, "nan_count": r.nan_count,
                 "peak_voices": r.peak_voices, "mean_voices": r.mean_voices,
                 "quarantined_resets": r.quarantined_resets, "voices_left": r.voices_left,
-                "mismatched_samples": r.mismatches, "notes": r.notes, "parameter_changes": r.changes,
+                "mismatched_samples": r.mismatches, "notes": r.notes, "parameter_changes": r.changes, "all_offs": r.all_offs,
             })
         );
     } else {
         println!(
-            "soak: {:.0} s of audio ({minutes} min of play + {TAIL_S} s of tails), {} notes, {} parameter changes, seed {seed}\n\
+            "soak: {:.0} s of audio ({minutes} min of play + {TAIL_S} s of tails), {} notes, {} parameter changes, {} all notes/sound off, seed {seed}\n\
              real-time factor {:.1}, NaN {}, voices peak {} mean {:.1}, quarantined resets {}, voices left {}, samples differing from the twin {}",
-            r.audio_s, r.notes, r.changes, r.realtime_factor, r.nan_count, r.peak_voices, r.mean_voices,
+            r.audio_s, r.notes, r.changes, r.all_offs, r.realtime_factor, r.nan_count, r.peak_voices, r.mean_voices,
             r.quarantined_resets, r.voices_left, r.mismatches
         );
     }
