@@ -1,10 +1,10 @@
-//! The plugin built with `nice-plug/assert_process_allocs` (debug) renders dense notes, note-offs
-//! and automation in every mode without aborting: any allocation in process() kills the host
-//! process and fails this test.
+//! The plugin built with `nice-plug/assert_process_allocs` (debug) renders dense notes, note-offs,
+//! chokes, MIDI controllers (mod wheel, all notes off, all sound off) and automation in every mode
+//! without aborting: any allocation in process() kills the host process and fails this test.
 
 use urto::presets::factory;
 use urto::UrtoParams;
-use urto_host_tests::{clap_state, Note, NoteOff, ParamChange, Render, Session};
+use urto_host_tests::{clap_state, Midi, Note, NoteEnd, NoteOff, ParamChange, Render, Session};
 
 #[test]
 fn process_does_not_allocate() {
@@ -24,6 +24,24 @@ fn process_does_not_allocate() {
         .map(|n| NoteOff {
             at_sample: n.at_sample + 500,
             key: n.key,
+        })
+        .collect();
+    let chokes: Vec<NoteEnd> = (0..40u64)
+        .map(|i| NoteEnd {
+            at_sample: i * 1009 + 13,
+            key: (i % 4 != 0).then_some(24 + (i * 11 % 80) as u8),
+            choke: i % 2 == 0,
+        })
+        .collect();
+    // Mod wheel sweeps, all notes off (123), all sound off (120).
+    let midi: Vec<Midi> = (0..60u64)
+        .map(|i| Midi {
+            at_sample: i * 733 + 5,
+            bytes: match i % 6 {
+                4 => [0xB0, 123, 0],
+                5 => [0xB0, 120, 0],
+                _ => [0xB0, 1, (i * 19 % 128) as u8],
+            },
         })
         .collect();
     // One preset of each mode, then the contact and the mode automated under the notes.
@@ -65,6 +83,8 @@ fn process_does_not_allocate() {
                 notes: &notes,
                 note_offs: &offs,
                 changes: &changes,
+                note_ends: &chokes,
+                midi: &midi,
                 ..Render::default()
             })
             .expect("render");
