@@ -1,7 +1,8 @@
 //! The checks of the CLAP validator (free-audio/clap-validator, which cannot be installed here:
 //! it is not on crates.io) written against the real bundle: descriptor, ports, parameter
 //! conversions and ranges, parameter fuzzing, state reproducibility (after processing, after a
-//! flush, through chunked streams), and random consistent and inconsistent note and MIDI events.
+//! flush, through chunked streams), random consistent and inconsistent note and MIDI events, and
+//! the thread-safety check (audio processed on its own thread, host calls checked per thread).
 
 use clack_extensions::audio_ports::{AudioPortInfoBuffer, PluginAudioPorts};
 use clack_extensions::note_ports::{
@@ -292,6 +293,7 @@ fn parameter_fuzzing_keeps_the_output_clean() {
     // height the ball does not fall within 58 ms).
     eprintln!("{sounding} of {PERMUTATIONS} permutations sound");
     assert!(sounding > PERMUTATIONS / 2, "{sounding} permutations sound");
+    assert_eq!(session.thread_violations(), Vec::<String>::new());
 }
 
 #[test]
@@ -318,6 +320,7 @@ fn inconsistent_note_and_midi_events_keep_the_output_clean() {
         assert_clean(&audio, &format!("consistent {consistent}"));
         assert!(urto_host_tests::rms(&audio) > 1e-4, "the notes sound");
     }
+    assert_eq!(session.thread_violations(), Vec::<String>::new());
 }
 
 /// Set every parameter to a random value by processing one block, as automation would.
@@ -449,4 +452,37 @@ fn state_survives_streams_that_move_a_few_bytes_at_a_time() {
             "loaded {chunk} bytes at a time"
         );
     }
+}
+
+#[test]
+fn host_functions_are_called_from_their_threads() {
+    // The validator's thread-safety check: the host records each thread-restricted call the
+    // plugin makes (params.rescan and .clear on the main thread only, request_flush never on the
+    // audio thread, which processes on its own thread here as in a host).
+    let mut rng = fastrand::Rng::with_seed(0x7EAD);
+    let mut session = Session::new(&clap_path()).unwrap();
+    let values = randomise(&mut session, &mut rng);
+    let state = session.save_state().unwrap();
+    session.flush(&values).unwrap();
+    session.load_state(&state).unwrap();
+    let traffic = Traffic::random(&mut rng, 20 * BLOCK, false);
+    session
+        .render(&Render {
+            sample_rate_hz: 48_000.0,
+            block_frames: BLOCK,
+            total_frames: 20 * BLOCK,
+            notes: &traffic.notes,
+            note_offs: &traffic.offs,
+            note_ends: &traffic.ends,
+            midi: &traffic.midi,
+            ..Render::default()
+        })
+        .unwrap();
+    session.load_state(&state).unwrap();
+    let calls = session.host_calls();
+    assert!(
+        calls.contains(&"params.rescan"),
+        "a state load rescans the parameter values: {calls:?}"
+    );
+    assert_eq!(session.thread_violations(), Vec::<String>::new());
 }

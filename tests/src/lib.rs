@@ -1,8 +1,12 @@
 //! A minimal CLAP host (clack-host) that loads a built Urto plugin and renders notes, plus the
 //! spectral helpers the whole-product tests and the demo share.
 
-use clack_extensions::params::{ParamInfoBuffer, ParamInfoFlags, PluginParams};
+use clack_extensions::params::{
+    HostParams, HostParamsImplMainThread, HostParamsImplShared, ParamClearFlags, ParamInfoBuffer,
+    ParamInfoFlags, ParamRescanFlags, PluginParams,
+};
 use clack_extensions::state::PluginState;
+use clack_extensions::thread_check::{HostThreadCheck, HostThreadCheckImpl};
 use clack_host::events::event_types::{
     MidiEvent, NoteChokeEvent, NoteOffEvent, NoteOnEvent, ParamValueEvent,
 };
@@ -12,7 +16,10 @@ use clack_host::prelude::*;
 use std::error::Error;
 use std::io::{Cursor, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::sync::{Mutex, MutexGuard};
+use std::thread::ThreadId;
 
 /// CLAP id of the plugin (plugin/src/lib.rs).
 pub const URTO_CLAP_ID: &str = "org.urto.urto";
@@ -100,20 +107,104 @@ pub fn clap_path() -> PathBuf {
         .unwrap_or_else(|| workspace_root().join("target/bundled/Urto.clap"))
 }
 
-struct TestHostShared;
+/// What the host knows of its threads, and what the plugin asked of it.
+pub struct TestHostShared {
+    main_thread: ThreadId,
+    /// The thread processing audio while a render runs.
+    audio_thread: Mutex<Option<ThreadId>>,
+    callback_requested: AtomicBool,
+    /// Host functions the plugin called from a thread CLAP does not allow for them.
+    violations: Mutex<Vec<String>>,
+    /// Thread-restricted host functions the plugin called, by name.
+    calls: Mutex<Vec<&'static str>>,
+}
+
+impl TestHostShared {
+    fn new() -> Self {
+        Self {
+            main_thread: std::thread::current().id(),
+            audio_thread: Mutex::new(None),
+            callback_requested: AtomicBool::new(false),
+            violations: Mutex::new(vec![]),
+            calls: Mutex::new(vec![]),
+        }
+    }
+
+    fn is_audio_thread_now(&self) -> bool {
+        *lock(&self.audio_thread) == Some(std::thread::current().id())
+    }
+
+    /// Record `call` as a violation unless it comes from the main thread.
+    fn expect_main_thread(&self, call: &'static str) {
+        lock(&self.calls).push(call);
+        if std::thread::current().id() != self.main_thread {
+            lock(&self.violations).push(format!("{call} called off the main thread"));
+        }
+    }
+}
+
+/// A lock the test host takes (poisoning cannot lose anything here).
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 impl SharedHandler<'_> for TestHostShared {
     fn request_restart(&self) {}
     fn request_process(&self) {}
-    fn request_callback(&self) {}
+    fn request_callback(&self) {
+        self.callback_requested.store(true, Ordering::Release);
+    }
+}
+
+impl HostThreadCheckImpl for TestHostShared {
+    fn is_main_thread(&self) -> bool {
+        std::thread::current().id() == self.main_thread
+    }
+
+    fn is_audio_thread(&self) -> bool {
+        self.is_audio_thread_now()
+    }
+}
+
+impl HostParamsImplShared for TestHostShared {
+    fn request_flush(&self) {
+        lock(&self.calls).push("params.request_flush");
+        // CLAP: never from the audio thread (the plugin is inside process() there).
+        if self.is_audio_thread_now() {
+            lock(&self.violations).push("params.request_flush called on the audio thread".into());
+        }
+    }
+}
+
+/// The host's main-thread side: it checks that main-thread-only calls come from there.
+pub struct TestHostMainThread<'a> {
+    shared: &'a TestHostShared,
+}
+
+impl<'a> MainThreadHandler<'a> for TestHostMainThread<'a> {}
+
+impl HostParamsImplMainThread for TestHostMainThread<'_> {
+    fn rescan(&self, _flags: ParamRescanFlags) {
+        self.shared.expect_main_thread("params.rescan");
+    }
+
+    fn clear(&self, _param_id: ClapId, _flags: ParamClearFlags) {
+        self.shared.expect_main_thread("params.clear");
+    }
 }
 
 struct TestHost;
 
 impl HostHandlers for TestHost {
     type Shared<'a> = TestHostShared;
-    type MainThread<'a> = ();
+    type MainThread<'a> = TestHostMainThread<'a>;
     type AudioProcessor<'a> = ();
+
+    fn declare_extensions(builder: &mut HostExtensions<Self>, _shared: &Self::Shared<'_>) {
+        builder
+            .register::<HostThreadCheck>()
+            .register::<HostParams>();
+    }
 }
 
 /// One instance of the plugin in a minimal CLAP host.
@@ -161,8 +252,13 @@ impl Session {
             })
             .ok_or("Urto is not in the CLAP's factory")?;
         let id = descriptor.id().ok_or("descriptor without id")?;
-        let instance =
-            PluginInstance::<TestHost>::new(|_| TestHostShared, |_| (), &entry, id, &host_info)?;
+        let instance = PluginInstance::<TestHost>::new(
+            |_| TestHostShared::new(),
+            |shared| TestHostMainThread { shared },
+            &entry,
+            id,
+            &host_info,
+        )?;
         SESSIONS.with(|n| n.set(n.get() + 1));
         Ok(Session {
             instance,
@@ -195,6 +291,7 @@ impl Session {
         let mut handle = self.instance.plugin_handle();
         let state: PluginState = handle.get_extension().ok_or("no state extension")?;
         state.load(&mut handle, stream)?;
+        self.run_main_thread_callbacks();
         Ok(())
     }
 
@@ -266,6 +363,7 @@ impl Session {
             &InputEvents::from_buffer(&buffer),
             &mut OutputEvents::from_buffer(&mut out_buffer),
         );
+        self.run_main_thread_callbacks();
         Ok(())
     }
 
@@ -281,18 +379,13 @@ impl Session {
     pub fn render_streaming(
         &mut self,
         r: &Render,
-        mut on_block: impl FnMut(usize, &[f32]),
+        mut on_block: impl FnMut(usize, &[f32]) + Send,
     ) -> Result<(), Box<dyn Error>> {
         let config = PluginAudioConfiguration {
             sample_rate: r.sample_rate_hz,
             min_frames_count: 1,
             max_frames_count: r.block_frames as u32,
         };
-        let stopped = self.instance.activate(|_, _| (), config)?;
-        let mut processor = stopped.start_processing()?;
-        let mut channels = vec![vec![0.0f32; r.block_frames]; 2];
-        let mut output_ports = AudioPorts::with_capacity(2, 1);
-        let input_audio = InputAudioBuffers::empty();
         // Every event with its time, in time order (notes before parameter changes at a tie is
         // not promised: callers keep their events apart).
         let mut timeline: Vec<(u64, EventStorage)> = vec![];
@@ -332,51 +425,100 @@ impl Session {
             timeline.push((c.at_sample, EventStorage::Param(event)));
         }
         timeline.sort_by_key(|(at, _)| *at);
-        let mut next = 0;
-        let mut start = 0usize;
-        let mut pattern = r.block_pattern.iter().cycle();
-        while start < r.total_frames {
-            let block_frames = pattern
-                .next()
-                .map_or(r.block_frames, |&n| n.min(r.block_frames));
-            let mut frames = block_frames.min(r.total_frames - start);
-            if r.resets.contains(&(start as u64)) {
-                processor.reset();
+        let stopped = self.instance.activate(|_, _| (), config)?;
+        // As in a host, audio is processed on its own thread (which the thread-check extension
+        // names), while activation and callbacks stay on the main thread.
+        let (go, wait_for_go) = mpsc::channel::<()>();
+        let mut audio_thread = move |stopped: StoppedPluginAudioProcessor<TestHost>| {
+            wait_for_go.recv().map_err(|e| e.to_string())?;
+            let mut processor = stopped.start_processing().map_err(|e| e.to_string())?;
+            let mut channels = vec![vec![0.0f32; r.block_frames]; 2];
+            let mut output_ports = AudioPorts::with_capacity(2, 1);
+            let input_audio = InputAudioBuffers::empty();
+            let mut next = 0;
+            let mut start = 0usize;
+            let mut pattern = r.block_pattern.iter().cycle();
+            while start < r.total_frames {
+                let block_frames = pattern
+                    .next()
+                    .map_or(r.block_frames, |&n| n.min(r.block_frames));
+                let mut frames = block_frames.min(r.total_frames - start);
+                if r.resets.contains(&(start as u64)) {
+                    processor.reset();
+                }
+                // A block ends where the next reset is due.
+                if let Some(&reset) = r.resets.iter().find(|&&at| at > start as u64) {
+                    frames = frames.min(reset as usize - start);
+                }
+                let end = (start + frames) as u64;
+                let mut buffer = EventBuffer::new();
+                while next < timeline.len() && timeline[next].0 < end {
+                    let (at, event) = &mut timeline[next];
+                    event.set_time((*at - start as u64) as u32);
+                    buffer.push(event.as_unknown());
+                    next += 1;
+                }
+                let input_events = InputEvents::from_buffer(&buffer);
+                let mut out_events_buffer = EventBuffer::new();
+                let mut output_events = OutputEvents::from_buffer(&mut out_events_buffer);
+                let mut output_audio = output_ports.with_output_buffers([AudioPortBuffer {
+                    latency: 0,
+                    channels: AudioPortBufferType::f32_output_only(
+                        channels.iter_mut().map(|c| &mut c.as_mut_slice()[..frames]),
+                    ),
+                }]);
+                processor
+                    .process(
+                        &input_audio,
+                        &mut output_audio,
+                        &input_events,
+                        &mut output_events,
+                        None,
+                        None,
+                    )
+                    .map_err(|e| e.to_string())?;
+                on_block(start, &channels[0][..frames]);
+                start += frames;
             }
-            // A block ends where the next reset is due.
-            if let Some(&reset) = r.resets.iter().find(|&&at| at > start as u64) {
-                frames = frames.min(reset as usize - start);
-            }
-            let end = (start + frames) as u64;
-            let mut buffer = EventBuffer::new();
-            while next < timeline.len() && timeline[next].0 < end {
-                let (at, event) = &mut timeline[next];
-                event.set_time((*at - start as u64) as u32);
-                buffer.push(event.as_unknown());
-                next += 1;
-            }
-            let input_events = InputEvents::from_buffer(&buffer);
-            let mut out_events_buffer = EventBuffer::new();
-            let mut output_events = OutputEvents::from_buffer(&mut out_events_buffer);
-            let mut output_audio = output_ports.with_output_buffers([AudioPortBuffer {
-                latency: 0,
-                channels: AudioPortBufferType::f32_output_only(
-                    channels.iter_mut().map(|c| &mut c.as_mut_slice()[..frames]),
-                ),
-            }]);
-            processor.process(
-                &input_audio,
-                &mut output_audio,
-                &input_events,
-                &mut output_events,
-                None,
-                None,
-            )?;
-            on_block(start, &channels[0][..frames]);
-            start += frames;
-        }
-        self.instance.deactivate(processor.stop_processing());
+            Ok::<_, String>(processor.stop_processing())
+        };
+        let processed = std::thread::scope(|scope| {
+            let handle = scope.spawn(move || audio_thread(stopped));
+            let id = handle.thread().id();
+            self.instance
+                .access_shared_handler(|h| *lock(&h.audio_thread) = Some(id));
+            go.send(()).ok();
+            handle.join()
+        });
+        self.instance
+            .access_shared_handler(|h| *lock(&h.audio_thread) = None);
+        let stopped = processed.map_err(|_| "the audio thread panicked")??;
+        self.instance.deactivate(stopped);
+        self.run_main_thread_callbacks();
         Ok(())
+    }
+
+    /// Run the plugin's main-thread callback if it asked for one (clap.host request_callback).
+    fn run_main_thread_callbacks(&mut self) {
+        let requested = self
+            .instance
+            .access_shared_handler(|h| h.callback_requested.swap(false, Ordering::AcqRel));
+        if requested {
+            self.instance.call_on_main_thread_callback();
+        }
+    }
+
+    /// Host calls the plugin made from a thread CLAP does not allow for them (the validator's
+    /// thread-safety check); empty when all is well.
+    pub fn thread_violations(&self) -> Vec<String> {
+        self.instance
+            .access_shared_handler(|h| lock(&h.violations).clone())
+    }
+
+    /// The thread-restricted host functions the plugin has called so far.
+    pub fn host_calls(&self) -> Vec<&'static str> {
+        self.instance
+            .access_shared_handler(|h| lock(&h.calls).clone())
     }
 }
 
