@@ -136,7 +136,7 @@ fn patch() -> impl Strategy<Value = Patch> {
         )
 }
 
-/// What happens before each block: a note-on, a note-off or nothing.
+/// What happens before each block: a note event, a MIDI all-off, a re-activation or nothing.
 #[derive(Clone, Copy, Debug)]
 enum Event {
     On(u8, f32),

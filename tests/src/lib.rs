@@ -1,5 +1,6 @@
-//! A minimal CLAP host (clack-host) that loads a built Urto plugin and renders notes, plus the
-//! spectral helpers the whole-product tests and the demo share.
+//! A minimal CLAP host (clack-host) that loads a built Urto plugin, renders notes on its own audio
+//! thread and checks the threads of the plugin's calls into it, plus the spectral helpers the
+//! whole-product tests and the demo share.
 
 use clack_extensions::params::{
     HostParams, HostParamsImplMainThread, HostParamsImplShared, ParamClearFlags, ParamInfoBuffer,
