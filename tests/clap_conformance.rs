@@ -247,6 +247,22 @@ impl Traffic {
         }
         t
     }
+
+    /// All of it sent to `session` in blocks of [`BLOCK`]; the first output channel.
+    fn render(&self, session: &mut Session, sample_rate_hz: f64, frames: usize) -> Vec<f32> {
+        session
+            .render(&Render {
+                sample_rate_hz,
+                block_frames: BLOCK,
+                total_frames: frames,
+                notes: &self.notes,
+                note_offs: &self.offs,
+                note_ends: &self.ends,
+                midi: &self.midi,
+                ..Render::default()
+            })
+            .unwrap()
+    }
 }
 
 #[test]
@@ -305,18 +321,7 @@ fn inconsistent_note_and_midi_events_keep_the_output_clean() {
     for consistent in [true, false] {
         let frames = 200 * BLOCK;
         let traffic = Traffic::random(&mut rng, frames, consistent);
-        let audio = session
-            .render(&Render {
-                sample_rate_hz: 44_100.0,
-                block_frames: BLOCK,
-                total_frames: frames,
-                notes: &traffic.notes,
-                note_offs: &traffic.offs,
-                note_ends: &traffic.ends,
-                midi: &traffic.midi,
-                ..Render::default()
-            })
-            .unwrap();
+        let audio = traffic.render(&mut session, 44_100.0, frames);
         assert_clean(&audio, &format!("consistent {consistent}"));
         assert!(urto_host_tests::rms(&audio) > 1e-4, "the notes sound");
     }
@@ -465,19 +470,7 @@ fn host_functions_are_called_from_their_threads() {
     let state = session.save_state().unwrap();
     session.flush(&values).unwrap();
     session.load_state(&state).unwrap();
-    let traffic = Traffic::random(&mut rng, 20 * BLOCK, false);
-    session
-        .render(&Render {
-            sample_rate_hz: 48_000.0,
-            block_frames: BLOCK,
-            total_frames: 20 * BLOCK,
-            notes: &traffic.notes,
-            note_offs: &traffic.offs,
-            note_ends: &traffic.ends,
-            midi: &traffic.midi,
-            ..Render::default()
-        })
-        .unwrap();
+    Traffic::random(&mut rng, 20 * BLOCK, false).render(&mut session, 48_000.0, 20 * BLOCK);
     session.load_state(&state).unwrap();
     let calls = session.host_calls();
     assert!(

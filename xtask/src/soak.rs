@@ -176,40 +176,15 @@ pub fn soak(clap: &Path, minutes: f64, seed: u64) -> Result<SoakReport> {
         *id = session.param_id(a.name).map_err(|e| anyhow!("{e}"))?;
     }
     let events = timeline(&mut rng, minutes * 60.0, &ids);
-    let notes: Vec<Note> = events
-        .iter()
-        .filter_map(|e| if let Event::On(n) = e { Some(*n) } else { None })
-        .collect();
-    let offs: Vec<NoteOff> = events
-        .iter()
-        .filter_map(|e| {
-            if let Event::Off(n) = e {
-                Some(*n)
-            } else {
-                None
-            }
-        })
-        .collect();
-    let changes: Vec<ParamChange> = events
-        .iter()
-        .filter_map(|e| {
-            if let Event::Change(c, _, _) = e {
-                Some(*c)
-            } else {
-                None
-            }
-        })
-        .collect();
-    let midi: Vec<Midi> = events
-        .iter()
-        .filter_map(|e| {
-            if let Event::Midi(m) = e {
-                Some(*m)
-            } else {
-                None
-            }
-        })
-        .collect();
+    let (mut notes, mut offs, mut changes, mut midi) = (vec![], vec![], vec![], vec![]);
+    for event in &events {
+        match event {
+            Event::On(n) => notes.push(*n),
+            Event::Off(n) => offs.push(*n),
+            Event::Change(c, _, _) => changes.push(*c),
+            Event::Midi(m) => midi.push(*m),
+        }
+    }
     let pattern: Vec<usize> = (0..97).map(|_| rng.usize(1..=MAX_BLOCK)).collect();
     let last = events.last().map_or(0, Event::at);
     let total_frames = last as usize + (TAIL_S * SAMPLE_RATE_HZ) as usize;
