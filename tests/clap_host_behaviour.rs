@@ -350,3 +350,26 @@ fn all_sound_off_silences_within_two_choke_times() {
         None
     );
 }
+
+#[test]
+fn reset_all_controllers_restores_the_rolling_speed() {
+    // A roll follows the mod wheel (default source); wheel at 0 stops the ball, CC 121 restores
+    // the state of no controller moved.
+    const ROLL: f64 = 2.0;
+    let wheel_down = Midi {
+        at_sample: 0,
+        bytes: [0xB0, 1, 0],
+    };
+    let reset = Midi {
+        at_sample: 0,
+        bytes: [0xB0, 121, 0],
+    };
+    let untouched = chord(ROLL, &[], &[], &[60]);
+    let stopped = chord(ROLL, &[], &[wheel_down], &[60]);
+    assert!(
+        first_difference(&stopped, &untouched).is_some(),
+        "the wheel slows the ball"
+    );
+    let restored = chord(ROLL, &[], &[wheel_down, reset], &[60]);
+    assert_eq!(first_difference(&restored, &untouched), None);
+}

@@ -35,11 +35,12 @@ pub struct Urto {
     strike_sounding: bool,
 }
 
-/// MIDI controller numbers Urto answers (MIDI 1.0 channel mode messages 120 and 123–127: the
-/// mode changes 124–127 also end every note).
+/// MIDI controller numbers Urto answers (MIDI 1.0 channel mode messages 120, 121 and 123–127:
+/// the mode changes 124–127 also end every note).
 const MOD_WHEEL: u8 = 1;
 const EXPRESSION: u8 = 11;
 const ALL_SOUND_OFF: u8 = 120;
+const RESET_ALL_CONTROLLERS: u8 = 121;
 const ALL_NOTES_OFF: u8 = 123;
 const POLY_MODE_ON: u8 = 127;
 
@@ -189,6 +190,8 @@ impl Plugin for Urto {
                             match cc {
                                 MOD_WHEEL => self.controllers.mod_wheel = value,
                                 EXPRESSION => self.controllers.expression = value,
+                                // As if no controller had moved (Controllers::default).
+                                RESET_ALL_CONTROLLERS => self.controllers = Controllers::default(),
                                 _ => {}
                             }
                             patch = self.params.patch(&self.controllers);

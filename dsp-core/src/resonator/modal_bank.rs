@@ -397,7 +397,6 @@ impl ModalBank {
         self.skipped_modes
     }
 
-    /// Whether every state variable is finite.
     /// Set every mode whose displacement and velocity have both decayed below
     /// [`NEGLIGIBLE_STATE`] to exactly zero: called once per rendered chunk, it keeps a long tail's
     /// fast-decaying modes out of subnormal numbers (slow on many CPUs), and zero stays zero.
@@ -416,6 +415,7 @@ impl ModalBank {
         self.q.iter().chain(&self.p).any(|x| x.is_subnormal())
     }
 
+    /// Whether every state variable is finite.
     pub fn is_finite(&self) -> bool {
         self.q[..self.num_modes]
             .iter()
