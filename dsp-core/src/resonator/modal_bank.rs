@@ -415,6 +415,11 @@ impl ModalBank {
         self.q.iter().chain(&self.p).any(|x| x.is_subnormal())
     }
 
+    /// Σ|ψ| of the pickup shapes: the output velocity per unit of modal velocity, at most.
+    pub fn pickup_abs_sum(&self) -> f64 {
+        self.pickup[..self.num_modes].iter().map(|p| p.abs()).sum()
+    }
+
     /// Whether every state variable is finite.
     pub fn is_finite(&self) -> bool {
         self.q[..self.num_modes]

@@ -22,6 +22,10 @@ pub const MAX_ALPHA: f64 = 3.0;
 const OUTPUT_GAIN_PER_M_PER_S: f64 = 0.25;
 /// A voice ends when its object's energy is this far below its peak (−120 dB).
 const END_ENERGY_RATIO: f64 = 1e-12;
+/// A voice whose output exceeds this many times the largest its strikes' energy allows a passive
+/// system, |y| ≤ gain·Σ|ψ|·√(2E/M), is running away (an explicit integrator with the energy guard
+/// off, past its stability limit): it is silenced like a non-finite one, before the blast is heard.
+const RUNAWAY_AMPLITUDE: f64 = 4.0;
 /// Decay time (−60 dB) a choked voice is damped to (note choke, all sound off).
 pub const CHOKE_T60_S: f64 = 0.01;
 
@@ -193,6 +197,9 @@ struct Voice {
     /// Engine sample count at the last strike, for stealing the oldest voice.
     started_at: u64,
     peak_energy_j: f64,
+    /// The energy the strikes put in since the voice started (J; infinite while rolling, which
+    /// the track drives).
+    input_energy_j: f64,
     bank: Box<ModalBank>,
     hammer: Hammer,
     /// The rolling ball's place on its track, in roll mode.
@@ -211,6 +218,7 @@ impl Voice {
             released: false,
             started_at: 0,
             peak_energy_j: 0.0,
+            input_energy_j: 0.0,
             bank: ModalBank::new(patch.object_mass_kg),
             hammer: Hammer::new(patch.hammer_mass_kg, patch.contact),
             rolling: None,
@@ -298,9 +306,15 @@ impl Voice {
             }
         }
         self.bank.flush_negligible();
+        // Not finite (in f32 too), or beyond what the energy put in allows (NaN fails the
+        // comparison).
+        let limit = (RUNAWAY_AMPLITUDE * gain.abs() * self.bank.pickup_abs_sum()
+            / self.bank.mass_kg().sqrt()
+            * (2.0 * self.input_energy_j).sqrt())
+        .min(f64::from(f32::MAX));
         if !(self.bank.is_finite()
             && self.hammer.is_finite()
-            && scratch.iter().all(|y| y.is_finite()))
+            && scratch.iter().all(|y| y.abs() <= limit))
         {
             self.silence();
             return false;
@@ -401,6 +415,7 @@ impl Engine {
                 .bank
                 .set_modes(&self.modes[..count], self.sample_rate_hz);
             voice.peak_energy_j = 0.0;
+            voice.input_energy_j = 0.0;
         }
         voice.note = note;
         voice.active = true;
@@ -419,12 +434,16 @@ impl Engine {
                 hammer.set_gravity(Gravity::NONE);
                 hammer.set_irregularity(0.0, seed);
                 hammer.strike(&voice.bank, v_in, 0.0, patch.hammer_mass_kg);
+                voice.input_energy_j += hammer.energy_j();
             }
             PlayMode::Bounce => {
                 hammer.set_gravity(patch.bounce.gravity);
                 hammer.set_irregularity(patch.bounce.irregularity, seed);
                 let height_m = patch.bounce.height_m.max(0.0);
                 hammer.strike(&voice.bank, v_in, height_m, patch.hammer_mass_kg);
+                let fall_j =
+                    patch.hammer_mass_kg * patch.bounce.gravity.accel_m_per_s2.max(0.0) * height_m;
+                voice.input_energy_j += hammer.energy_j() + fall_j;
             }
             PlayMode::Roll => {
                 // Pressed by gravity throughout: the contact under way is the rolling itself.
@@ -435,6 +454,7 @@ impl Engine {
                 });
                 hammer.set_irregularity(0.0, seed);
                 hammer.place(&voice.bank, &patch.contact, patch.hammer_mass_kg);
+                voice.input_energy_j = f64::INFINITY;
                 let settings = RollSettings {
                     seed,
                     ..patch.roll.settings
@@ -505,7 +525,7 @@ impl Engine {
         self.voices.iter().filter(|v| v.active).count()
     }
 
-    /// Voices silenced because their state went non-finite since construction.
+    /// Voices silenced because their state went non-finite or ran away since construction.
     pub fn non_finite_resets(&self) -> u64 {
         self.non_finite_resets
     }

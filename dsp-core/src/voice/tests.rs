@@ -307,3 +307,38 @@ fn a_long_tail_never_holds_subnormal_numbers() {
         }
     }
 }
+
+#[test]
+fn a_runaway_unguarded_voice_is_silenced_before_it_is_heard() {
+    // Explicit Verlet without the energy guard, a stiff linear damper between a 1 kg hammer and a
+    // 1 g object: c·dt/m ≈ 1250 ≫ 2, far past the explicit damper's stability limit.
+    let mut patch = Patch::default();
+    patch.contact.method = Method::Verlet;
+    patch.contact.guard = false;
+    patch.contact.exit_correction = false;
+    patch.contact.damping = Damping::Linear { n_s_per_m: 1e4 };
+    patch.contact.law = HuntCrossley {
+        stiffness: 100.0,
+        mu_s_per_m: 0.0,
+        alpha: 1.0,
+    };
+    patch.hammer_mass_kg = 1.0;
+    patch.object_mass_kg = 1e-3;
+    patch.object.num_modes = 1;
+    patch.tuning.key_tracking = false;
+    patch.tuning.fixed_f0_hz = 20.0;
+    patch.velocity.min_m_per_s = 1.0;
+    patch.velocity.max_m_per_s = 1.0;
+    let mut e = Engine::new(8_000.0);
+    e.note_on(&patch, 60, 1.0);
+    let y = render(&mut e, &patch, 8_000, 64);
+    // The energy bound of the one strike: ½·m·v² into a single mode of pickup shape ψ.
+    let psi = e.voices[0].bank.pickup_abs_sum();
+    let bound = OUTPUT_GAIN_PER_M_PER_S * psi * (2.0 * 0.5 / 1e-3f64).sqrt();
+    assert!(
+        f64::from(peak(&y)) <= RUNAWAY_AMPLITUDE * bound,
+        "peak {} against the bound {bound}",
+        peak(&y)
+    );
+    assert_eq!(e.non_finite_resets(), 1, "the voice was silenced");
+}
