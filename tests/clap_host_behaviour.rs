@@ -27,6 +27,11 @@ fn first_difference(a: &[f32], b: &[f32]) -> Option<usize> {
         })
 }
 
+/// Render `r` in a new instance.
+fn fresh(r: &Render) -> Vec<f32> {
+    Session::new(&clap_path()).unwrap().render(r).unwrap()
+}
+
 #[test]
 fn reactivation_at_other_sample_rates_stays_in_tune() {
     // One instance, deactivated and activated again at each rate in turn.
@@ -57,17 +62,14 @@ fn reactivation_at_other_sample_rates_stays_in_tune() {
 fn reset_mid_note_silences_and_the_next_note_plays_as_new() {
     let reset_at = 4800;
     let render = |notes: &[Note], resets: &[u64]| {
-        Session::new(&clap_path())
-            .unwrap()
-            .render(&Render {
-                sample_rate_hz: 48_000.0,
-                block_frames: 512,
-                total_frames: 24_000,
-                notes,
-                resets,
-                ..Render::default()
-            })
-            .unwrap()
+        fresh(&Render {
+            sample_rate_hz: 48_000.0,
+            block_frames: 512,
+            total_frames: 24_000,
+            notes,
+            resets,
+            ..Render::default()
+        })
     };
     let ringing = render(&[note(0, 60)], &[]);
     let reset = render(&[note(0, 60)], &[reset_at]);
@@ -94,18 +96,15 @@ fn zero_length_and_changing_blocks_change_nothing() {
         key: 64,
     }];
     let render = |pattern: &[usize]| {
-        Session::new(&clap_path())
-            .unwrap()
-            .render(&Render {
-                sample_rate_hz: 48_000.0,
-                block_frames: 8192,
-                total_frames: 24_000,
-                notes: &notes,
-                note_offs: &offs,
-                block_pattern: pattern,
-                ..Render::default()
-            })
-            .unwrap()
+        fresh(&Render {
+            sample_rate_hz: 48_000.0,
+            block_frames: 8192,
+            total_frames: 24_000,
+            notes: &notes,
+            note_offs: &offs,
+            block_pattern: pattern,
+            ..Render::default()
+        })
     };
     let reference = render(&[512]);
     assert!(rms(&reference) > 1e-4);
@@ -126,16 +125,13 @@ fn zero_length_and_changing_blocks_change_nothing() {
 #[test]
 fn a_note_on_the_last_sample_of_a_block_sounds_on_that_sample() {
     let render = |block: usize| {
-        Session::new(&clap_path())
-            .unwrap()
-            .render(&Render {
-                sample_rate_hz: 48_000.0,
-                block_frames: block,
-                total_frames: 4096,
-                notes: &[note(63, 60)],
-                ..Render::default()
-            })
-            .unwrap()
+        fresh(&Render {
+            sample_rate_hz: 48_000.0,
+            block_frames: block,
+            total_frames: 4096,
+            notes: &[note(63, 60)],
+            ..Render::default()
+        })
     };
     let audio = render(64);
     assert!(
@@ -161,17 +157,14 @@ fn note_offs_for_notes_never_on_are_harmless() {
         .filter(|off| off.key != 60)
         .collect();
     let render = |offs: &[NoteOff]| {
-        Session::new(&clap_path())
-            .unwrap()
-            .render(&Render {
-                sample_rate_hz: 48_000.0,
-                block_frames: 256,
-                total_frames: 12_000,
-                notes: &notes,
-                note_offs: offs,
-                ..Render::default()
-            })
-            .unwrap()
+        fresh(&Render {
+            sample_rate_hz: 48_000.0,
+            block_frames: 256,
+            total_frames: 12_000,
+            notes: &notes,
+            note_offs: offs,
+            ..Render::default()
+        })
     };
     assert_eq!(first_difference(&render(&stray), &render(&[])), None);
 }

@@ -109,7 +109,7 @@ pub fn clap_path() -> PathBuf {
 }
 
 /// What the host knows of its threads, and what the plugin asked of it.
-pub struct TestHostShared {
+struct TestHostShared {
     main_thread: ThreadId,
     /// The thread processing audio while a render runs.
     audio_thread: Mutex<Option<ThreadId>>,
@@ -178,7 +178,7 @@ impl HostParamsImplShared for TestHostShared {
 }
 
 /// The host's main-thread side: it checks that main-thread-only calls come from there.
-pub struct TestHostMainThread<'a> {
+struct TestHostMainThread<'a> {
     shared: &'a TestHostShared,
 }
 
