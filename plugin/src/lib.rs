@@ -11,7 +11,7 @@ use nice_plug_egui::EguiEditorState;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use urto_dsp::interaction::ContactTrace;
-use urto_dsp::voice::Engine;
+use urto_dsp::voice::{flush_subnormal, Engine};
 
 use params::Controllers;
 pub use params::UrtoParams;
@@ -220,7 +220,7 @@ impl Plugin for Urto {
         }
         for (i, mut frame) in buffer.iter_samples().enumerate() {
             let gain = util::db_to_gain(self.params.gain_db.smoothed.next());
-            let y = gain * mono.get(i).copied().unwrap_or(0.0);
+            let y = flush_subnormal(gain * mono.get(i).copied().unwrap_or(0.0));
             for sample in frame.iter_mut() {
                 *sample = y;
             }

@@ -4,20 +4,25 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod apt;
 mod bench;
 mod demo;
 mod paper;
 mod scenes;
 mod soak;
 mod standalone;
+mod validate;
 
 use clap::Parser;
 
 const USAGE: &str = "usage: cargo xtask <command>
-  test      bundle, then run every test: cargo tests, CLAP host tests, the no-allocation host
-            test and the VST3 (pedalboard) host test
+  test      bundle, then run every test: both validators, cargo tests, CLAP host tests, the
+            no-allocation host test, a soak, the VST3 (pedalboard) host test and a render
+            through Ardour
   demo      bundle, then render demo WAVs (through the real CLAP, and the bounce and roll scenes)
             and plots into target/demo/, and a screenshot of the editor (standalone under Xvfb)
+  validate  bundle, then run free-audio's clap-validator and Steinberg's VST3 validator (-e) on
+            the bundles (built once into target/validators/ from their sources); fails on any failure
   install   bundle, then copy Urto.clap to ~/.clap and Urto.vst3 to ~/.vst3
   soak [--minutes M] [--seed S] [--json]   M minutes of random dense MIDI, mode switches and
             automation through the CLAP beside a twin of its engine: real-time factor, NaNs,
@@ -41,17 +46,18 @@ fn main() -> Result<()> {
         Some("test") => test(),
         Some("demo") => {
             bundle_release()?;
-            demo::render_all(
-                Path::new("target/bundled/Urto.clap"),
-                Path::new("target/demo"),
-            )
+            demo::render_all(Path::new(CLAP_BUNDLE), Path::new("target/demo"))
         }
         Some("install") => install(),
+        Some("validate") => {
+            bundle_release()?;
+            validate::validate(Path::new(CLAP_BUNDLE), Path::new(VST3_BUNDLE))
+        }
         Some("soak") => {
             let args = SoakArgs::parse_from(&args);
             bundle_release()?;
             soak::run(
-                &PathBuf::from("target/bundled/Urto.clap").canonicalize()?,
+                &PathBuf::from(CLAP_BUNDLE).canonicalize()?,
                 args.minutes,
                 args.seed,
                 args.json,
@@ -71,6 +77,10 @@ fn main() -> Result<()> {
         Some(_) => nice_plug_xtask::main_with_args("cargo xtask", args),
     }
 }
+
+/// The release bundles `bundle_release` writes.
+const CLAP_BUNDLE: &str = "target/bundled/Urto.clap";
+const VST3_BUNDLE: &str = "target/bundled/Urto.vst3";
 
 /// `cargo xtask bundle urto --release`.
 fn bundle_release() -> Result<()> {
@@ -98,6 +108,7 @@ pub(crate) fn cargo(args: &[&str], env: &[(&str, &Path)]) -> Result<()> {
 
 fn test() -> Result<()> {
     bundle_release()?;
+    validate::validate(Path::new(CLAP_BUNDLE), Path::new(VST3_BUNDLE))?;
 
     // The no-allocation variant: a debug build with nice-plug's assert_process_allocs, set aside
     // before `cargo test` rebuilds the plain debug library in the same place.
@@ -109,7 +120,7 @@ fn test() -> Result<()> {
     std::fs::create_dir_all("target/no-alloc")?;
     std::fs::copy("target/debug/liburto.so", &no_alloc).context("copying the no-alloc build")?;
     let no_alloc = no_alloc.canonicalize()?;
-    let clap = PathBuf::from("target/bundled/Urto.clap").canonicalize()?;
+    let clap = PathBuf::from(CLAP_BUNDLE).canonicalize()?;
 
     cargo(
         &["test", "--workspace"],
@@ -117,7 +128,8 @@ fn test() -> Result<()> {
     )?;
     // A short soak: a minute of random play through the release CLAP.
     soak::run(&clap, 1.0, 1, false)?;
-    vst3_test()
+    vst3_test()?;
+    ardour_test()
 }
 
 #[derive(clap::Parser)]
@@ -130,8 +142,9 @@ struct SoakArgs {
     json: bool,
 }
 
-/// The VST3 host test: pedalboard in a virtual environment this command creates on first use.
-fn vst3_test() -> Result<()> {
+/// The Python of the virtual environment the host tests share (pedalboard, numpy, mido), created
+/// on first use and updated when `tests/requirements.txt` changes.
+fn python_venv() -> Result<PathBuf> {
     let venv = Path::new(".venv");
     let python = venv.join("bin/python");
     let stamp = venv.join(".requirements-installed");
@@ -149,9 +162,24 @@ fn vst3_test() -> Result<()> {
             .arg(requirements))?;
         std::fs::write(&stamp, b"")?;
     }
-    run(Command::new(&python)
+    Ok(python)
+}
+
+/// The VST3 host test: pedalboard.
+fn vst3_test() -> Result<()> {
+    run(Command::new(python_venv()?)
         .arg("tests/vst3_host.py")
-        .arg("target/bundled/Urto.vst3"))
+        .arg(VST3_BUNDLE))
+}
+
+/// The DAW test: Debian's Ardour 7 (installed here if missing) renders a session with Urto on a
+/// MIDI track; every Ardour file stays under target/ardour/.
+fn ardour_test() -> Result<()> {
+    apt::ensure_packages(&["ardour"])?;
+    run(Command::new(python_venv()?)
+        .arg("tests/ardour_host.py")
+        .arg(VST3_BUNDLE)
+        .arg("target/ardour"))
 }
 
 fn run(command: &mut Command) -> Result<()> {

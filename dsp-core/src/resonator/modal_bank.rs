@@ -9,6 +9,11 @@ const LANES: usize = 8;
 /// A modal displacement (m) or velocity (m/s) this small is silence by 2000 dB; its square is still
 /// far from the subnormal range (below 2.2e-308), which the state itself reaches 3700 dB later.
 pub const NEGLIGIBLE_STATE: f64 = 1e-120;
+/// A mode-shape value this small is a node: exactly zero. A point on a node of a mode computes as
+/// sin(nπ) ≈ n·1.2e-16 rather than 0, and a strike and a pickup both there (a string's end) would
+/// give an output 1e-32 of the normal, a subnormal number once in f32 (clap-validator found one).
+/// 1e-9 is 180 dB below an antinode and far above rounding.
+pub const NODE_SHAPE: f64 = 1e-9;
 
 /// One mode of a struck object as the user describes it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -179,8 +184,8 @@ impl ModalBank {
             }
             self.omega_d[n] = std::f64::consts::TAU * mode.freq_hz;
             self.sigma[n] = 1000f64.ln() / mode.t60_s.max(1e-4);
-            self.strike[n] = mode.strike_shape;
-            self.pickup[n] = mode.pickup_shape;
+            self.strike[n] = snap_node(mode.strike_shape);
+            self.pickup[n] = snap_node(mode.pickup_shape);
             n += 1;
         }
         for i in n..MAX_MODES {
@@ -533,6 +538,15 @@ fn dot(a: &[f64; MAX_MODES], b: &[f64; MAX_MODES], n: usize) -> f64 {
         }
     }
     sum.iter().sum()
+}
+
+/// `shape`, or exactly 0 on a node (|shape| < [`NODE_SHAPE`]).
+fn snap_node(shape: f64) -> f64 {
+    if shape.abs() < NODE_SHAPE {
+        0.0
+    } else {
+        shape
+    }
 }
 
 #[cfg(test)]

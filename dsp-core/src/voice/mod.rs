@@ -513,6 +513,9 @@ impl Engine {
             }
             self.samples_rendered += chunk.len() as u64;
         }
+        for y in out.iter_mut() {
+            *y = flush_subnormal(*y);
+        }
     }
 
     /// The record of the last strike's first contact and its rebounds (for the live view).
@@ -528,6 +531,17 @@ impl Engine {
     /// Voices silenced because their state went non-finite or ran away since construction.
     pub fn non_finite_resets(&self) -> u64 {
         self.non_finite_resets
+    }
+}
+
+/// `y`, or exactly 0 if it is subnormal in f32 (below 1.2e-38, −760 dBFS): hosts reject
+/// subnormal output (it is slow to process downstream), and a sum or a gain can make one from
+/// normal numbers, so the engine and the plugin's output stage both pass their last samples here.
+pub fn flush_subnormal(y: f32) -> f32 {
+    if y.abs() < f32::MIN_POSITIVE {
+        0.0
+    } else {
+        y
     }
 }
 

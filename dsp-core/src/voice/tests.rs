@@ -1,7 +1,8 @@
 //! Engine tests: block-size independence, reset determinism, velocity response, voice lifetime,
-//! polyphony, release.
+//! polyphony, release, no subnormal output.
 
 use super::*;
+use crate::resonator::ObjectKind;
 
 fn render(engine: &mut Engine, patch: &Patch, samples: usize, block: usize) -> Vec<f32> {
     let mut out = vec![0.0; samples];
@@ -341,4 +342,31 @@ fn a_runaway_unguarded_voice_is_silenced_before_it_is_heard() {
         peak(&y)
     );
     assert_eq!(e.non_finite_resets(), 1, "the voice was silenced");
+}
+
+#[test]
+fn a_string_struck_and_heard_at_its_end_is_exact_silence() {
+    // The set-up clap-validator found emitting a subnormal sample: both points on a node of every
+    // mode (sin(nπ) ≈ 1e-16, not 0), 128 modes, in each play mode. A node is exactly zero, so the
+    // output is exact zeros, never a subnormal number.
+    for mode in [PlayMode::Strike, PlayMode::Bounce, PlayMode::Roll] {
+        let mut patch = Patch::default();
+        patch.object.kind = ObjectKind::String;
+        patch.object.strike_position = 1.0;
+        patch.object.pickup_position = 1.0;
+        patch.object.num_modes = 128;
+        patch.mode = mode;
+        let mut e = Engine::new(44_100.0);
+        e.note_on(&patch, 60, 1.0);
+        let y = render(&mut e, &patch, 44_100, 512);
+        assert!(y.iter().all(|&s| s == 0.0), "{mode:?}: peak {}", peak(&y));
+    }
+}
+
+#[test]
+fn subnormal_samples_are_flushed_to_zero() {
+    assert_eq!(flush_subnormal(1e-39), 0.0);
+    assert_eq!(flush_subnormal(-1e-45), 0.0);
+    assert_eq!(flush_subnormal(-2e-38), -2e-38);
+    assert_eq!(flush_subnormal(0.5), 0.5);
 }
