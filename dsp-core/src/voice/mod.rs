@@ -273,8 +273,17 @@ impl Voice {
     }
 
     /// Render `out.len()` samples, added to `out`. Returns false (and adds nothing) if the state
-    /// went non-finite, in which case the voice is silenced.
-    fn render(&mut self, patch: &Patch, dt_s: f64, out: &mut [f32], scratch: &mut [f64]) -> bool {
+    /// went non-finite, in which case the voice is silenced. `on_grid`: the chunk ends on the
+    /// engine's fixed chunk grid, where the voice decides whether it rests or ends (only there,
+    /// so that the host's block sizes cannot move those decisions).
+    fn render(
+        &mut self,
+        patch: &Patch,
+        dt_s: f64,
+        out: &mut [f32],
+        scratch: &mut [f64],
+        on_grid: bool,
+    ) -> bool {
         let scratch = &mut scratch[..out.len()];
         let gain = OUTPUT_GAIN_PER_M_PER_S * patch.gain;
         if let Some(rolling) = self.rolling.as_mut() {
@@ -291,7 +300,7 @@ impl Voice {
                         .hammer
                         .process_sample(&patch.contact, &mut self.bank, dt_s);
             }
-            if self.stopping && rolling.speed_m_per_s() < ROLL_REST_M_PER_S {
+            if on_grid && self.stopping && rolling.speed_m_per_s() < ROLL_REST_M_PER_S {
                 if !self.hammer.is_retired() {
                     self.hammer.come_to_rest(&mut self.bank);
                 }
@@ -305,7 +314,9 @@ impl Voice {
                         .process_sample(&patch.contact, &mut self.bank, dt_s);
             }
         }
-        self.bank.flush_negligible();
+        if on_grid {
+            self.bank.flush_negligible();
+        }
         // Not finite (in f32 too), or beyond what the energy put in allows (NaN fails the
         // comparison).
         let limit = (RUNAWAY_AMPLITUDE * gain.abs() * self.bank.pickup_abs_sum()
@@ -322,13 +333,15 @@ impl Voice {
         for (o, y) in out.iter_mut().zip(scratch.iter()) {
             *o += *y as f32;
         }
-        let energy = self.energy_j();
-        self.peak_energy_j = self.peak_energy_j.max(energy);
-        // A ball still bouncing or rolling keeps its voice, however quiet for now; a hammer that
-        // struck does not (it may drift away for a long time after a very lossy contact).
-        let in_play = self.mode != PlayMode::Strike && !self.hammer.is_retired();
-        if !in_play && energy <= END_ENERGY_RATIO * self.peak_energy_j {
-            self.silence();
+        if on_grid {
+            let energy = self.energy_j();
+            self.peak_energy_j = self.peak_energy_j.max(energy);
+            // A ball still bouncing or rolling keeps its voice, however quiet for now; a hammer
+            // that struck does not (it may drift away for a long time after a very lossy contact).
+            let in_play = self.mode != PlayMode::Strike && !self.hammer.is_retired();
+            if !in_play && energy <= END_ENERGY_RATIO * self.peak_energy_j {
+                self.silence();
+            }
         }
         true
     }
@@ -505,13 +518,22 @@ impl Engine {
     pub fn process(&mut self, patch: &Patch, out: &mut [f32]) {
         out.fill(0.0);
         let dt_s = 1.0 / self.sample_rate_hz;
-        for chunk in out.chunks_mut(MAX_CHUNK) {
+        let mut start = 0;
+        while start < out.len() {
+            // Chunks end on a fixed grid of absolute sample counts, so that each voice's
+            // per-chunk decisions (its end, a rolling ball's rest, the flush of negligible modes)
+            // fall on the same samples however the host splits its blocks.
+            let to_grid = MAX_CHUNK - (self.samples_rendered % MAX_CHUNK as u64) as usize;
+            let end = (start + to_grid).min(out.len());
+            let on_grid = end - start == to_grid;
+            let chunk = &mut out[start..end];
             for voice in self.voices.iter_mut().filter(|v| v.active) {
-                if !voice.render(patch, dt_s, chunk, &mut self.scratch) {
+                if !voice.render(patch, dt_s, chunk, &mut self.scratch, on_grid) {
                     self.non_finite_resets += 1;
                 }
             }
             self.samples_rendered += chunk.len() as u64;
+            start = end;
         }
         for y in out.iter_mut() {
             *y = flush_subnormal(*y);
