@@ -1,5 +1,6 @@
-//! Hertz spring with a linear damper, f = k·δⁿ + c·δ̇, separating at zero force (Safaeifar &
-//! Karimi, "Damping from restitution", eqs. 7, 8 and 20).
+//! Hertz spring with a linear damper, f = k·δⁿ + c·δ̇, separating at zero force (Poursina &
+//! Nikravesh, "Optimal damping coefficient for a class of continuous contact models", Multibody
+//! System Dynamics 50, 2020, eqs. 7, 8 and 20).
 
 use super::ContactLaw;
 
