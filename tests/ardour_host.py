@@ -67,6 +67,11 @@ def env():
 
 def run(args, what, extra_env=None, marker=None):
     """Run an Ardour tool; fail with its output if it fails or does not print `marker`."""
+    if shutil.which(args[0]) is None:
+        raise RuntimeError(
+            f"{args[0]} not found: this test needs Ardour 7 (Debian 12's `ardour` package, which "
+            "`cargo xtask test` installs with apt-get)"
+        )
     started = time.monotonic()
     result = subprocess.run(
         args,
@@ -276,12 +281,11 @@ def main():
     second, _ = export(plain, os.path.join(WORK, "plain-again.wav"))
     other, _ = export(changed, os.path.join(WORK, "changed.wav"))
 
-    failures = []
+    results = []
 
     def check(ok, message):
         print(("ok    " if ok else "FAIL  ") + message)
-        if not ok:
-            failures.append(message)
+        results.append(ok)
 
     peak = np.max(np.abs(first))
     check(
@@ -319,12 +323,19 @@ def main():
         f"key 72 at velocity 127 is louder than at velocity 40: peaks {loud:.4f} > {soft:.4f}",
     )
     saved = next(
-        c.get("value")
-        for c in ET.parse(os.path.join(changed, f"{SESSION}.ardour")).iter("Controllable")
-        if c.get("name") == parameter
+        (
+            c.get("value")
+            for c in ET.parse(os.path.join(changed, f"{SESSION}.ardour")).iter("Controllable")
+            if c.get("name") == parameter
+        ),
+        None,
     )
-    check(float(saved) == value, f"Ardour saved {parameter} = {saved} in the second session")
-    difference = np.max(np.abs(other - first))
+    check(
+        saved is not None and float(saved) == value,
+        f"Ardour saved {parameter} = {saved} in the second session",
+    )
+    check(other.shape == first.shape, f"both sessions export {first.shape[1]} samples")
+    difference = np.max(np.abs(other - first)) if other.shape == first.shape else 0.0
     check(
         difference > 0.01 * peak,
         f"{parameter} = {value} changes the audio: largest difference "
@@ -338,8 +349,8 @@ def main():
         f"Ardour: {len(NOTES)} notes, worst onset error {max(map(abs, onset_errors_ms)):.3f} ms, "
         f"one export {export_s:.1f} s, everything {time.monotonic() - started:.1f} s"
     )
-    print(f"{len(NOTES) * 2 + 5 - len(failures)} passed, {len(failures)} failed")
-    return 1 if failures else 0
+    print(f"{results.count(True)} passed, {results.count(False)} failed")
+    return 0 if all(results) else 1
 
 
 if __name__ == "__main__":

@@ -393,6 +393,12 @@ fn the_permutation_the_validator_failed_stays_clean() {
     for round in 0..20 {
         let audio = render_with(&mut session, &values, &mut rng);
         assert_clean(&audio, &format!("round {round}"));
+        // Struck and heard on a node of every mode: exact silence, not merely a quiet signal
+        // (the output stage's flush alone would hide a leftover 1e-40 from the check above).
+        assert!(
+            audio.iter().all(|&x| x == 0.0),
+            "round {round}: a node is heard"
+        );
     }
 }
 
@@ -403,6 +409,7 @@ fn parameters_at_their_bounds_keep_the_output_clean() {
     let mut rng = fastrand::Rng::with_seed(0xB0B);
     let mut session = Session::new(&clap_path()).unwrap();
     let params = session.params().unwrap();
+    let mut sounding = 0;
     for permutation in 0..PERMUTATIONS {
         let values: Vec<(u32, f64)> = params
             .iter()
@@ -410,7 +417,13 @@ fn parameters_at_their_bounds_keep_the_output_clean() {
             .collect();
         let audio = render_with(&mut session, &values, &mut rng);
         assert_clean(&audio, &format!("permutation {permutation}: {values:?}"));
+        sounding += usize::from(audio.iter().any(|&x| x != 0.0));
     }
+    eprintln!("{sounding} of {PERMUTATIONS} permutations at the bounds sound");
+    assert!(
+        sounding >= PERMUTATIONS / 4,
+        "{sounding} permutations sound"
+    );
 }
 
 #[test]

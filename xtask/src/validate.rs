@@ -2,7 +2,7 @@
 //! from their sources into `target/validators/`, run on the release bundles.
 
 use crate::apt::ensure_packages;
-use crate::run;
+use crate::{cargo, run};
 use anyhow::{bail, Context, Result};
 use std::hash::{DefaultHasher, Hasher};
 use std::path::{Path, PathBuf};
@@ -90,7 +90,7 @@ fn clap_validator(sources: &Path) -> Result<Option<PathBuf>> {
         return Ok(None);
     }
     let target = Path::new(OUT_DIR).join("clap-validator");
-    crate::cargo(
+    cargo(
         &[
             "build",
             "--release",
@@ -101,6 +101,10 @@ fn clap_validator(sources: &Path) -> Result<Option<PathBuf>> {
             &target.to_string_lossy(),
         ],
         &[],
+    )
+    .context(
+        "building clap-validator 0.4.1 from its source (it needs rustc 1.95 or newer); or put a \
+         clap-validator on PATH",
     )?;
     Ok(Some(target.join("release/clap-validator")))
 }
@@ -108,7 +112,15 @@ fn clap_validator(sources: &Path) -> Result<Option<PathBuf>> {
 /// Steinberg's validator: on PATH (as `vst3-validator` or `validator`), or built with cmake from
 /// the SDK tarball, unpacked again only when the tarball changes.
 fn vst3_validator(sources: &Path) -> Result<Option<PathBuf>> {
-    if let Some(exe) = on_path("vst3-validator").or_else(|| on_path("validator")) {
+    // "validator" is a common name: only Steinberg's says what it is.
+    let steinbergs = |exe: &PathBuf| {
+        capture(Command::new(exe).arg("-version"))
+            .is_ok_and(|(text, _)| text.contains("Plug-in Validator"))
+    };
+    if let Some(exe) = on_path("vst3-validator")
+        .or_else(|| on_path("validator"))
+        .filter(steinbergs)
+    {
         return Ok(Some(exe));
     }
     let tarball = sources.join(VST3_SDK_TARBALL);
@@ -125,7 +137,9 @@ fn vst3_validator(sources: &Path) -> Result<Option<PathBuf>> {
     let build = out.join("vst3-build");
     let stamp = out.join("vst3sdk.stamp");
     let fingerprint = fingerprint(&tarball)?;
-    if std::fs::read_to_string(&stamp).ok().as_deref() != Some(fingerprint.as_str()) {
+    let configured = build.join("CMakeCache.txt").is_file();
+    if !configured || std::fs::read_to_string(&stamp).ok().as_deref() != Some(fingerprint.as_str())
+    {
         for stale in [&sdk, &build] {
             if stale.exists() {
                 std::fs::remove_dir_all(stale)?;
@@ -277,7 +291,8 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .find(|exe| exe.is_file())
 }
 
-/// A cheap fingerprint of a file's bytes, to notice a changed tarball.
+/// A cheap fingerprint of a file's bytes, to notice a changed tarball. (`DefaultHasher` may
+/// change between Rust releases: then the SDK is unpacked and configured once more, no harm.)
 fn fingerprint(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     let mut hasher = DefaultHasher::new();

@@ -10,9 +10,9 @@ const LANES: usize = 8;
 /// far from the subnormal range (below 2.2e-308), which the state itself reaches 3700 dB later.
 pub const NEGLIGIBLE_STATE: f64 = 1e-120;
 /// A mode-shape value this small is a node: exactly zero. A point on a node of a mode computes as
-/// sin(nπ) ≈ n·1.2e-16 rather than 0, and a strike and a pickup both there (a string's end) would
-/// give an output 1e-32 of the normal, a subnormal number once in f32 (clap-validator found one).
-/// 1e-9 is 180 dB below an antinode and far above rounding.
+/// sin(nπ) ≈ n·1.2e-16 rather than 0; a strike and a pickup both there (a string's end) scale the
+/// output by ~1e-32, which a soft strike or a decay then takes into f32's subnormal range
+/// (clap-validator found 2.1e-40). 1e-9 is 180 dB below an antinode and far above rounding.
 pub const NODE_SHAPE: f64 = 1e-9;
 
 /// One mode of a struck object as the user describes it.
@@ -403,7 +403,7 @@ impl ModalBank {
     }
 
     /// Set every mode whose displacement and velocity have both decayed below
-    /// [`NEGLIGIBLE_STATE`] to exactly zero: called once per rendered chunk, it keeps a long tail's
+    /// [`NEGLIGIBLE_STATE`] to exactly zero: called at each of the voice's decision points, it keeps a long tail's
     /// fast-decaying modes out of subnormal numbers (slow on many CPUs), and zero stays zero.
     pub fn flush_negligible(&mut self) {
         for i in 0..self.num_modes {

@@ -10,7 +10,8 @@ use crate::roll::{RollSettings, Rolling, Track};
 pub const MAX_VOICES: usize = 64;
 /// Voices an engine plays unless told otherwise.
 pub const DEFAULT_POLYPHONY: usize = 32;
-/// Samples an engine renders per internal chunk; longer host blocks are split.
+/// Samples an engine renders per internal chunk (longer host blocks are split), and the interval
+/// of a voice's decisions (rest, end, flush), counted from its note-on.
 pub const MAX_CHUNK: usize = 256;
 /// Ranges of the contact parameters the plugin offers.
 pub const MIN_STIFFNESS: f64 = 1e2;
@@ -196,6 +197,10 @@ struct Voice {
     released: bool,
     /// Engine sample count at the last strike, for stealing the oldest voice.
     started_at: u64,
+    /// Samples rendered since the last note-on. The voice decides whether it rests or ends (and
+    /// flushes negligible modes) every [`MAX_CHUNK`] samples of this count: neither the host's
+    /// block sizes nor what the engine played before can move those decisions.
+    age_samples: u64,
     peak_energy_j: f64,
     /// The energy the strikes put in since the voice started (J; infinite while rolling, which
     /// the track drives).
@@ -217,6 +222,7 @@ impl Voice {
             active: false,
             released: false,
             started_at: 0,
+            age_samples: 0,
             peak_energy_j: 0.0,
             input_energy_j: 0.0,
             bank: ModalBank::new(patch.object_mass_kg),
@@ -272,17 +278,32 @@ impl Voice {
         self.bank.limit_t60(CHOKE_T60_S, sample_rate_hz);
     }
 
-    /// Render `out.len()` samples, added to `out`. Returns false (and adds nothing) if the state
-    /// went non-finite, in which case the voice is silenced. `on_grid`: the chunk ends on the
-    /// engine's fixed chunk grid, where the voice decides whether it rests or ends (only there,
-    /// so that the host's block sizes cannot move those decisions).
-    fn render(
+    /// Render `out.len()` samples, added to `out`, cut where the voice's age reaches a multiple
+    /// of [`MAX_CHUNK`] (its decision points). Returns false if the voice went non-finite or ran
+    /// away, in which case it is silenced from the first bad sample on.
+    fn render(&mut self, patch: &Patch, dt_s: f64, out: &mut [f32], scratch: &mut [f64]) -> bool {
+        let mut start = 0;
+        while start < out.len() && self.active {
+            let to_decision = MAX_CHUNK - (self.age_samples % MAX_CHUNK as u64) as usize;
+            let end = (start + to_decision).min(out.len());
+            let decide = end - start == to_decision;
+            if !self.render_segment(patch, dt_s, &mut out[start..end], scratch, decide) {
+                return false;
+            }
+            self.age_samples += (end - start) as u64;
+            start = end;
+        }
+        true
+    }
+
+    /// [`Voice::render`] up to (`decide`: exactly up to) the voice's next decision point.
+    fn render_segment(
         &mut self,
         patch: &Patch,
         dt_s: f64,
         out: &mut [f32],
         scratch: &mut [f64],
-        on_grid: bool,
+        decide: bool,
     ) -> bool {
         let scratch = &mut scratch[..out.len()];
         let gain = OUTPUT_GAIN_PER_M_PER_S * patch.gain;
@@ -300,7 +321,7 @@ impl Voice {
                         .hammer
                         .process_sample(&patch.contact, &mut self.bank, dt_s);
             }
-            if on_grid && self.stopping && rolling.speed_m_per_s() < ROLL_REST_M_PER_S {
+            if decide && self.stopping && rolling.speed_m_per_s() < ROLL_REST_M_PER_S {
                 if !self.hammer.is_retired() {
                     self.hammer.come_to_rest(&mut self.bank);
                 }
@@ -314,26 +335,28 @@ impl Voice {
                         .process_sample(&patch.contact, &mut self.bank, dt_s);
             }
         }
-        if on_grid {
+        if decide {
             self.bank.flush_negligible();
         }
-        // Not finite (in f32 too), or beyond what the energy put in allows (NaN fails the
-        // comparison).
+        // Up to the first sample that is not finite (in f32 too) or beyond what the energy put
+        // in allows (NaN fails the comparison); a non-finite state is looked for at decisions.
         let limit = (RUNAWAY_AMPLITUDE * gain.abs() * self.bank.pickup_abs_sum()
             / self.bank.mass_kg().sqrt()
             * (2.0 * self.input_energy_j).sqrt())
         .min(f64::from(f32::MAX));
-        if !(self.bank.is_finite()
-            && self.hammer.is_finite()
-            && scratch.iter().all(|y| y.abs() <= limit))
+        let sound = scratch
+            .iter()
+            .position(|y| !(y.abs() <= limit))
+            .unwrap_or(scratch.len());
+        for (o, y) in out.iter_mut().zip(&scratch[..sound]) {
+            *o += *y as f32;
+        }
+        if sound < scratch.len() || (decide && !(self.bank.is_finite() && self.hammer.is_finite()))
         {
             self.silence();
             return false;
         }
-        for (o, y) in out.iter_mut().zip(scratch.iter()) {
-            *o += *y as f32;
-        }
-        if on_grid {
+        if decide {
             let energy = self.energy_j();
             self.peak_energy_j = self.peak_energy_j.max(energy);
             // A ball still bouncing or rolling keeps its voice, however quiet for now; a hammer
@@ -434,6 +457,7 @@ impl Engine {
         voice.active = true;
         voice.released = false;
         voice.started_at = self.samples_rendered;
+        voice.age_samples = 0;
         voice.stopping = false;
         voice.rolling = None;
         voice.mode = patch.mode;
@@ -518,22 +542,13 @@ impl Engine {
     pub fn process(&mut self, patch: &Patch, out: &mut [f32]) {
         out.fill(0.0);
         let dt_s = 1.0 / self.sample_rate_hz;
-        let mut start = 0;
-        while start < out.len() {
-            // Chunks end on a fixed grid of absolute sample counts, so that each voice's
-            // per-chunk decisions (its end, a rolling ball's rest, the flush of negligible modes)
-            // fall on the same samples however the host splits its blocks.
-            let to_grid = MAX_CHUNK - (self.samples_rendered % MAX_CHUNK as u64) as usize;
-            let end = (start + to_grid).min(out.len());
-            let on_grid = end - start == to_grid;
-            let chunk = &mut out[start..end];
+        for chunk in out.chunks_mut(MAX_CHUNK) {
             for voice in self.voices.iter_mut().filter(|v| v.active) {
-                if !voice.render(patch, dt_s, chunk, &mut self.scratch, on_grid) {
+                if !voice.render(patch, dt_s, chunk, &mut self.scratch) {
                     self.non_finite_resets += 1;
                 }
             }
             self.samples_rendered += chunk.len() as u64;
-            start = end;
         }
         for y in out.iter_mut() {
             *y = flush_subnormal(*y);

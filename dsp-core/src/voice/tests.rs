@@ -408,3 +408,34 @@ fn voices_end_on_the_same_sample_whatever_the_block_sizes() {
         );
     }
 }
+
+#[test]
+fn a_voice_does_not_depend_on_what_the_engine_played_before() {
+    // The same note after 1, 100 or 4800 samples of silence, or after another note and a reset,
+    // sounds bit for bit like the note of a fresh engine, through its end.
+    let mut patch = Patch::default();
+    patch.object.t60_s = 0.05;
+    for mode in [PlayMode::Strike, PlayMode::Bounce] {
+        patch.mode = mode;
+        let mut fresh = Engine::new(48_000.0);
+        fresh.note_on(&patch, 60, 0.8);
+        let reference = render(&mut fresh, &patch, 96_000, 64);
+        assert_eq!(fresh.active_voices(), 0, "{mode:?}: the voice ends");
+        for idle in [1, 100, 4_800] {
+            let mut e = Engine::new(48_000.0);
+            render(&mut e, &patch, idle, 64);
+            e.note_on(&patch, 60, 0.8);
+            let y = render(&mut e, &patch, 96_000, 64);
+            assert!(y == reference, "{mode:?}: after {idle} samples of silence");
+        }
+        let mut e = Engine::new(48_000.0);
+        e.note_on(&patch, 67, 0.5);
+        render(&mut e, &patch, 1_000, 64);
+        e.reset();
+        e.note_on(&patch, 60, 0.8);
+        assert!(
+            render(&mut e, &patch, 96_000, 64) == reference,
+            "{mode:?}: after a reset"
+        );
+    }
+}
