@@ -343,16 +343,21 @@ const VALIDATOR_SUBNORMAL_PERMUTATION: &[(&str, f64)] = &[
     ("Irregularity", 0.0),
 ];
 
-/// Render random consistent traffic after setting `values` at sample 0 (notes strictly after).
-fn render_with(session: &mut Session, values: &[(u32, f64)], rng: &mut fastrand::Rng) -> Vec<f32> {
-    let changes: Vec<ParamChange> = values
+/// Parameter changes setting `values` (id, CLAP value) at sample 0.
+fn changes_at_start(values: &[(u32, f64)]) -> Vec<ParamChange> {
+    values
         .iter()
         .map(|&(param_id, value)| ParamChange {
             at_sample: 0,
             param_id,
             value,
         })
-        .collect();
+        .collect()
+}
+
+/// Render random consistent traffic after setting `values` at sample 0 (notes strictly after).
+fn render_with(session: &mut Session, values: &[(u32, f64)], rng: &mut fastrand::Rng) -> Vec<f32> {
+    let changes = changes_at_start(values);
     let frames = BLOCK * BLOCKS_PER_PERMUTATION;
     let traffic = Traffic::random(rng, frames, true);
     let notes: Vec<Note> = traffic
@@ -440,14 +445,7 @@ fn randomise(session: &mut Session, rng: &mut fastrand::Rng) -> Vec<(u32, f64)> 
         .iter()
         .map(|p| (p.id, random_value(p, rng)))
         .collect();
-    let changes: Vec<ParamChange> = values
-        .iter()
-        .map(|&(param_id, value)| ParamChange {
-            at_sample: 0,
-            param_id,
-            value,
-        })
-        .collect();
+    let changes = changes_at_start(&values);
     session
         .render(&Render {
             sample_rate_hz: 48_000.0,
