@@ -403,8 +403,9 @@ impl ModalBank {
     }
 
     /// Set every mode whose displacement and velocity have both decayed below
-    /// [`NEGLIGIBLE_STATE`] to exactly zero: called at each of the voice's decision points, it keeps a long tail's
-    /// fast-decaying modes out of subnormal numbers (slow on many CPUs), and zero stays zero.
+    /// [`NEGLIGIBLE_STATE`] to exactly zero: called at each of the voice's decision points, it
+    /// keeps a long tail's fast-decaying modes out of subnormal numbers (slow on many CPUs), and
+    /// zero stays zero.
     pub fn flush_negligible(&mut self) {
         for i in 0..self.num_modes {
             if self.q[i].abs() < NEGLIGIBLE_STATE && self.p[i].abs() < NEGLIGIBLE_STATE {
