@@ -24,6 +24,7 @@ import xml.etree.ElementTree as ET
 import mido
 import numpy as np
 from pedalboard.io import AudioFile
+from spectrum import strongest_peak_hz
 
 BUNDLE = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "target/bundled/Urto.vst3")
 WORK = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else "target/ardour")
@@ -243,15 +244,6 @@ def onset_sample(mono, expected):
     return expected - SAMPLE_RATE // 50 + int(np.argmax(search > threshold))
 
 
-def strongest_peak_hz(x):
-    """Frequency of the strongest bin of the Hann-windowed spectrum, refined by parabolic
-    interpolation of the log magnitudes (as the CLAP and pedalboard tests do)."""
-    spectrum = np.abs(np.fft.rfft(x * np.hanning(len(x))))
-    k = int(np.argmax(spectrum[1:-1])) + 1
-    a, b, c = np.log(spectrum[k - 1 : k + 2])
-    return (k + 0.5 * (a - c) / (a - 2 * b + c)) * SAMPLE_RATE / len(x)
-
-
 def main():
     started = time.monotonic()
     if os.path.exists(WORK):
@@ -311,7 +303,7 @@ def main():
         segment = mono[expected : expected + SAMPLE_RATE]
         note_peaks.append(np.max(np.abs(segment[: SAMPLE_RATE // 10])))
         fundamental = 440.0 * 2 ** ((key - 69) / 12)
-        measured = strongest_peak_hz(segment)
+        measured = strongest_peak_hz(segment, SAMPLE_RATE)
         check(
             abs(measured / fundamental - 1) <= PITCH_TOLERANCE,
             f"note {index}: strongest peak {measured:.2f} Hz, fundamental {fundamental:.2f} Hz "

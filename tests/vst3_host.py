@@ -13,6 +13,7 @@ import traceback
 import mido
 import numpy as np
 import pedalboard
+from spectrum import strongest_peak_hz
 
 BUNDLE = sys.argv[1] if len(sys.argv) > 1 else "target/bundled/Urto.vst3"
 SAMPLE_RATE = 48_000
@@ -44,16 +45,6 @@ def render(plugin, messages, seconds, sample_rate=SAMPLE_RATE, buffer_size=512, 
         reset=reset,
     )
     return np.asarray(audio[0], dtype=np.float64)
-
-
-def strongest_peak_hz(x, sample_rate):
-    """Frequency of the strongest bin of the Hann-windowed spectrum, refined by parabolic
-    interpolation of the log magnitudes (as tests/src/lib.rs does for the CLAP)."""
-    spectrum = np.abs(np.fft.rfft(x * np.hanning(len(x))))
-    k = int(np.argmax(spectrum[1:-1])) + 1
-    a, b, c = np.log(spectrum[k - 1 : k + 2])
-    offset = 0.5 * (a - c) / (a - 2 * b + c)
-    return (k + offset) * sample_rate / len(x)
 
 
 def strike(plugin, note=60, velocity=100, seconds=1.0):
