@@ -14,7 +14,7 @@ use urto_dsp::integrate::Method;
 use urto_dsp::interaction::{ContactSetup, Damping, Gravity};
 use urto_dsp::resonator::{object_modes, Mode, ObjectKind, ObjectSpec, MAX_MODES};
 use urto_dsp::roll::RollSettings;
-use urto_dsp::voice::{Engine, Patch, PlayMode, MAX_VOICES};
+use urto_dsp::voice::{Engine, Level, Patch, PlayMode, MAX_VOICES, OUTPUT_GAIN_PER_M_PER_S};
 
 fn damping() -> impl Strategy<Value = Damping> {
     prop_oneof![
@@ -101,9 +101,14 @@ fn patch() -> impl Strategy<Value = Patch> {
             0.0f64..=5.0,
         ),
         (any::<bool>(), log_range(20.0, 8000.0)),
+        (
+            prop::sample::select(vec![Level::Calibrated, Level::Physical]),
+            0.0f64..=60.0,
+            0.1f64..=10.0,
+        ),
     )
         .prop_map(
-            |(contact, object, masses, velocities, mode, bounce, roll, tuning)| {
+            |(contact, object, masses, velocities, mode, bounce, roll, tuning, dynamics)| {
                 let mut p = Patch::default();
                 p.contact = contact;
                 p.object = object;
@@ -132,6 +137,7 @@ fn patch() -> impl Strategy<Value = Patch> {
                 };
                 p.roll.speed_m_per_s = speed;
                 (p.tuning.key_tracking, p.tuning.fixed_f0_hz) = tuning;
+                (p.level, p.velocity.range_db, p.velocity.shape) = dynamics;
                 p
             },
         )
@@ -174,8 +180,8 @@ fn event() -> impl Strategy<Value = Event> {
 
 /// Largest output the energy of one strike or drop on an object at rest allows: every mode's
 /// velocity is at most √(2E/M), so |output| ≤ gain · Σ|ψᵢ| · √(2E/M) over the modes of the struck
-/// object.
-fn energy_bound(patch: &Patch) -> f64 {
+/// object, with `gain` the output per m/s of pickup velocity.
+fn energy_bound(patch: &Patch, gain: f64) -> f64 {
     let v = patch.velocity.max_m_per_s.max(patch.velocity.min_m_per_s);
     let m = patch.hammer_mass_kg;
     let drop = patch.bounce.gravity.accel_m_per_s2 * patch.bounce.height_m.max(0.0);
@@ -192,8 +198,7 @@ fn energy_bound(patch: &Patch) -> f64 {
             modes[..n].iter().map(|m| m.pickup_shape.abs()).sum::<f64>()
         })
         .fold(0.0, f64::max);
-    // The engine's output scale (0.25 per m/s, voice/mod.rs) and gain.
-    0.25 * patch.gain * shapes * (2.0 * energy / patch.object_mass_kg).sqrt()
+    gain * patch.gain * shapes * (2.0 * energy / patch.object_mass_kg).sqrt()
 }
 
 proptest! {
@@ -214,11 +219,17 @@ proptest! {
         // note or a re-activation.
         let mut peak = 0.0f64;
         let mut resets = 0;
+        // Output per m/s of pickup velocity of that strike: the physical level's, or the
+        // patch's make-up gain.
+        let mut gain = OUTPUT_GAIN_PER_M_PER_S;
         for (len, event) in blocks {
             match event {
                 Event::On(key, velocity) => {
                     engine.note_on(&patch, key, velocity);
                     notes += 1;
+                    if notes == 1 && patch.level == Level::Calibrated {
+                        gain = engine.prepared().calibration().makeup_gain();
+                    }
                 }
                 Event::Off(key) => engine.note_off(&patch, key),
                 Event::Choke(key) => engine.choke(key),
@@ -248,7 +259,7 @@ proptest! {
             prop_assert_eq!(resets, 0, "a passive voice was quarantined");
         }
         if passive && patch.mode != PlayMode::Roll {
-            let bound = energy_bound(&patch);
+            let bound = energy_bound(&patch, gain);
             prop_assert!(peak <= 1.01 * bound + 1e-12, "peak {} above the energy bound {}", peak, bound);
         }
     }

@@ -3,6 +3,7 @@
 mod editor;
 mod live_view;
 pub mod params;
+mod preparation;
 pub mod presets;
 
 use nice_plug::midi::Key;
@@ -33,6 +34,9 @@ pub struct Urto {
     shared: editor::Shared,
     /// The strike button's note is sounding.
     strike_sounding: bool,
+    /// Patch preparations from the background thread.
+    preparation: preparation::Preparation,
+    sample_rate_hz: f64,
 }
 
 /// MIDI controller numbers Urto answers (MIDI 1.0 channel mode messages 120, 121 and 123–127:
@@ -64,6 +68,8 @@ impl Default for Urto {
                 strike_held: Arc::new(AtomicBool::new(false)),
             },
             strike_sounding: false,
+            preparation: preparation::Preparation::default(),
+            sample_rate_hz: 0.0,
         }
     }
 }
@@ -92,10 +98,15 @@ impl Plugin for Urto {
 
     type Editor = nice_plug_egui::EguiEditor<editor::UrtoApp>;
     type SysExMessage = ();
-    type BackgroundTask = ();
+    type BackgroundTask = preparation::Task;
 
     fn filter_state(state: &mut PluginState) {
         presets::migrate_state(state);
+    }
+
+    fn task_executor(&mut self) -> TaskExecutor<Self> {
+        let shared = self.preparation.shared();
+        Box::new(move |task| shared.run(task))
     }
 
     fn params(&self) -> Arc<dyn Params> {
@@ -121,6 +132,8 @@ impl Plugin for Urto {
             return false;
         }
         self.engine = Some(Engine::new(sample_rate_hz));
+        self.sample_rate_hz = sample_rate_hz;
+        self.preparation.forget();
         self.mono = vec![0.0; buffer_config.max_buffer_size as usize];
         true
     }
@@ -142,6 +155,11 @@ impl Plugin for Urto {
             return ProcessStatus::Error("process() before activate()");
         };
         let mut patch = self.params.patch(&self.controllers);
+        // Every key's object and the level are prepared on the background thread when the patch
+        // changes; a note that comes first is prepared at its note-on, to the same result.
+        if let Some(task) = self.preparation.update(engine, &patch, self.sample_rate_hz) {
+            context.execute_background(task);
+        }
         engine.set_polyphony(self.params.polyphony.value().max(1) as usize);
         let mono = &mut self.mono[..num_samples];
         // The editor's strike button: a note while it is held.

@@ -8,7 +8,7 @@ use urto_dsp::interaction::{ContactSetup, Damping, Gravity};
 use urto_dsp::resonator::{ObjectKind, ObjectSpec, MAX_MODES};
 use urto_dsp::roll::RollSettings;
 use urto_dsp::voice::{
-    Bounce, Patch, PlayMode, Roll, Tuning, VelocityCurve, DEFAULT_POLYPHONY, MAX_ALPHA,
+    Bounce, Level, Patch, PlayMode, Roll, Tuning, VelocityCurve, DEFAULT_POLYPHONY, MAX_ALPHA,
     MAX_MU_S_PER_M, MAX_STIFFNESS, MAX_VOICES, MIN_ALPHA, MIN_STIFFNESS,
 };
 
@@ -104,6 +104,17 @@ impl ModeChoice {
             ModeChoice::Roll => PlayMode::Roll,
         }
     }
+}
+
+/// How loud a note is. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LevelChoice {
+    #[id = "calibrated"]
+    #[name = "Calibrated"]
+    Calibrated,
+    #[id = "physical"]
+    #[name = "Physical (pickup velocity)"]
+    Physical,
 }
 
 /// What sets the rolling speed (a fraction of "Roll speed"). Variant IDs are stable.
@@ -207,6 +218,15 @@ pub struct UrtoParams {
     pub v_min_m_per_s: FloatParam,
     #[id = "v-max"]
     pub v_max_m_per_s: FloatParam,
+    /// Level of velocity 1 below velocity 127, dB.
+    #[id = "dynamic-range"]
+    pub dynamic_range_db: FloatParam,
+    /// Shape γ of the velocity curve, level = −range·(1 − x)^γ.
+    #[id = "velocity-curve"]
+    pub velocity_curve: FloatParam,
+    /// Calibrated level (a make-up gain from the patch's physics) or raw pickup velocity.
+    #[id = "level"]
+    pub level: EnumParam<LevelChoice>,
     #[id = "object"]
     pub object: EnumParam<ObjectChoice>,
     #[id = "key-tracking"]
@@ -364,6 +384,15 @@ impl Default for UrtoParams {
                 " m/s",
                 3,
             ),
+            dynamic_range_db: float(
+                "Dynamic range",
+                d.velocity.range_db,
+                linear(0.0, 60.0),
+                " dB",
+                1,
+            ),
+            velocity_curve: float("Velocity curve", d.velocity.shape, linear(0.5, 3.0), "", 2),
+            level: EnumParam::new("Level", LevelChoice::Calibrated),
             object: EnumParam::new("Object", ObjectChoice::Marimba),
             key_tracking: BoolParam::new("Key tracking", d.tuning.key_tracking),
             fixed_f0_hz: float(
@@ -559,7 +588,12 @@ impl UrtoParams {
             velocity: VelocityCurve {
                 min_m_per_s: v(&self.v_min_m_per_s),
                 max_m_per_s: v(&self.v_max_m_per_s),
-                exponent: 1.0,
+                range_db: v(&self.dynamic_range_db),
+                shape: v(&self.velocity_curve),
+            },
+            level: match self.level.value() {
+                LevelChoice::Calibrated => Level::Calibrated,
+                LevelChoice::Physical => Level::Physical,
             },
             release_fraction: v(&self.release_fraction),
             // The output gain is applied, smoothed, by the plugin after the engine.
@@ -582,13 +616,13 @@ impl UrtoParams {
                     out_of_round: v(&self.out_of_round),
                     seed: 0,
                 },
-                speed_m_per_s: v(&self.roll_speed_m_per_s)
-                    * f64::from(match self.roll_source.value() {
-                        SpeedSourceChoice::Fixed => 1.0,
-                        SpeedSourceChoice::ModWheel => controllers.mod_wheel,
-                        SpeedSourceChoice::Pressure => controllers.pressure,
-                        SpeedSourceChoice::Expression => controllers.expression,
-                    }),
+                speed_m_per_s: v(&self.roll_speed_m_per_s),
+                speed_fraction: f64::from(match self.roll_source.value() {
+                    SpeedSourceChoice::Fixed => 1.0,
+                    SpeedSourceChoice::ModWheel => controllers.mod_wheel,
+                    SpeedSourceChoice::Pressure => controllers.pressure,
+                    SpeedSourceChoice::Expression => controllers.expression,
+                }),
                 lift_on_release: self.roll_lift.value(),
                 ..defaults.roll
             },
@@ -631,7 +665,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, 101 * 40);
+        assert_eq!(checked, 101 * 43);
     }
 
     #[test]

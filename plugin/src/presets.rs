@@ -2,8 +2,8 @@
 //! factory presets built into the plugin, user presets in the per-user data folder.
 
 use crate::params::{
-    DampingFromChoice, IntegratorChoice, LawChoice, ModeChoice, ObjectChoice, SpeedSourceChoice,
-    UrtoParams,
+    DampingFromChoice, IntegratorChoice, LawChoice, LevelChoice, ModeChoice, ObjectChoice,
+    SpeedSourceChoice, UrtoParams,
 };
 use nice_plug::plugin::ParamValue;
 use nice_plug::prelude::*;
@@ -47,7 +47,7 @@ fn ids<E: Enum>() -> &'static [&'static str] {
 }
 
 /// Every parameter, by its preset name.
-fn keys() -> [Key; 40] {
+fn keys() -> [Key; 43] {
     let key = |name, id, kind| Key { name, id, kind };
     [
         key("stiffness_n_per_m_alpha", "k", Kind::Log10),
@@ -71,6 +71,9 @@ fn keys() -> [Key; 40] {
         key("hammer_mass_kg", "hammer-mass", Kind::Log10),
         key("softest_strike_m_per_s", "v-min", Kind::Float),
         key("hardest_strike_m_per_s", "v-max", Kind::Float),
+        key("dynamic_range_db", "dynamic-range", Kind::Float),
+        key("velocity_curve", "velocity-curve", Kind::Float),
+        key("level", "level", Kind::Enum(ids::<LevelChoice>())),
         key("object", "object", Kind::Enum(ids::<ObjectChoice>())),
         key("key_tracking", "key-tracking", Kind::Bool),
         key("fixed_pitch_hz", "fixed-f0", Kind::Float),
@@ -373,6 +376,9 @@ pub fn migrate_state(state: &mut PluginState) {
     if state.version == current {
         return;
     }
+    if !state.params.contains_key("level") {
+        keep_physical_level(state);
+    }
     let defaults = Preset {
         name: String::new(),
         category: String::new(),
@@ -391,6 +397,33 @@ pub fn migrate_state(state: &mut PluginState) {
                 .unwrap_or_default()
         });
     state.version = current.to_string();
+}
+
+/// A project from before the calibrated level (Urto 0.2 and older) keeps its loudness: the level
+/// stays physical, and velocity keeps spanning the strike speeds evenly in dB: the old map,
+/// v = v_min·(v_max/v_min)^velocity, moves the level by 20·log₁₀(v_max/v_min) dB over the keyboard
+/// where the output is proportional to the speed (an impulse on linear modes), which a straight
+/// curve of that range reproduces.
+fn keep_physical_level(state: &mut PluginState) {
+    let plain = |id: &str, default: f64| match state.params.get(id) {
+        Some(ParamValue::F32(x)) => f64::from(*x),
+        _ => default,
+    };
+    let defaults = UrtoParams::default();
+    let v_min = plain(
+        "v-min",
+        f64::from(defaults.v_min_m_per_s.default_plain_value()),
+    );
+    let v_max = plain(
+        "v-max",
+        f64::from(defaults.v_max_m_per_s.default_plain_value()),
+    );
+    let range_db = (20.0 * (v_max / v_min).log10()).clamp(0.0, 60.0);
+    let range_db = if range_db.is_finite() { range_db } else { 0.0 };
+    let params = &mut state.params;
+    params.insert("level".into(), ParamValue::String("physical".into()));
+    params.insert("velocity-curve".into(), ParamValue::F32(1.0));
+    params.insert("dynamic-range".into(), ParamValue::F32(range_db as f32));
 }
 
 /// Round to 6 significant digits, so saved presets read well and load back the same.

@@ -4,8 +4,10 @@ use anyhow::{Context, Result};
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
-/// Host sample rate of the real-time-factor benchmark, Hz.
+/// Host sample rate of the real-time-factor and chord benchmarks, Hz.
 const ENGINE_SAMPLE_RATE_HZ: f64 = 48_000.0;
+/// Samples in the block of the chord benchmark `chords/burst_64_notes_block`.
+const BURST_BLOCK_SAMPLES: f64 = 64.0;
 
 /// Run `cargo bench -p urto-dsp`, then print every benchmark's ns per element (per sample, or per
 /// mode and sample) and the headline figures.
@@ -19,6 +21,8 @@ pub fn bench(json_output: bool) -> Result<()> {
             .and_then(Value::as_f64)
             .unwrap_or(f64::NAN)
     };
+    // The duration of the burst benchmark's block: 64 samples at 48 kHz.
+    let block_ns = BURST_BLOCK_SAMPLES * 1e9 / ENGINE_SAMPLE_RATE_HZ;
     let headline = json!({
         "modal_ns_per_mode_sample": ns("modal_free_128/bank"),
         "modal_scalar_ns_per_mode_sample": ns("modal_free_128/scalar"),
@@ -27,6 +31,8 @@ pub fn bench(json_output: bool) -> Result<()> {
         "voice_roll_ns_per_sample": ns("voice_32_modes/roll"),
         "voice_bounce_ns_per_sample": ns("voice_32_modes/bounce"),
         "realtime_factor_64v_32m_48k": 1e9 / ENGINE_SAMPLE_RATE_HZ / ns("engine_64v_32m_48k/one_second"),
+        "note_on_ns": ns("chords/note_on"),
+        "burst_64_notes_block_ratio": ns("chords/burst_64_notes_block") / block_ns,
     });
     if json_output {
         let mut all = headline.as_object().cloned().unwrap_or_default();

@@ -181,3 +181,52 @@ fn curve_force_is_the_law_at_the_curve_point() {
         assert!((f / law.force_n(x, v) - 1.0).abs() < 1e-12, "v {v}");
     }
 }
+
+/// The table agrees with the quadrature it was built from, between its points and for any
+/// k, m, v_in (the scaling argument), across α and λ = μ·v_in: within 0.1%.
+#[test]
+fn contact_times_match_the_quadrature() {
+    let mut rng = fastrand::Rng::with_seed(9);
+    for alpha in [1.0, 1.3, 1.5, 2.0, 2.7, 3.0] {
+        let table = ContactTimes::new(alpha);
+        for _ in 0..200 {
+            let impact = Impact {
+                stiffness: 10f64.powf(rng.f64() * 10.0 + 2.0),
+                mu_s_per_m: 0.0,
+                alpha,
+                mass_kg: 10f64.powf(rng.f64() * 4.0 - 4.0),
+                v_in_m_per_s: 10f64.powf(rng.f64() * 4.0 - 3.0),
+            };
+            let lambda = 10f64.powf(rng.f64() * 9.0 - 4.5);
+            let impact = Impact {
+                mu_s_per_m: lambda / impact.v_in_m_per_s,
+                ..impact
+            };
+            let (tabled, exact) = (table.contact_time_s(&impact), impact.contact_time_s());
+            assert!(
+                (tabled / exact - 1.0).abs() < 1e-3,
+                "α {alpha}, λ {lambda:.3e}: table {tabled:.6e} s, quadrature {exact:.6e} s"
+            );
+        }
+    }
+}
+
+/// A table answers only for its own α: any other goes to the quadrature.
+#[test]
+fn contact_times_of_another_alpha_fall_back_to_the_quadrature() {
+    let impact = Impact {
+        stiffness: 1e8,
+        mu_s_per_m: 0.3,
+        alpha: 1.7,
+        mass_kg: 0.01,
+        v_in_m_per_s: 2.0,
+    };
+    assert_eq!(
+        ContactTimes::new(1.5).contact_time_s(&impact),
+        impact.contact_time_s()
+    );
+    assert_eq!(
+        ContactTimes::default().contact_time_s(&impact),
+        impact.contact_time_s()
+    );
+}

@@ -1,7 +1,7 @@
 //! The hammer: a point mass striking a modal object through Hunt–Crossley, with the user's
 //! integrator, contact sub-steps, onsets between samples and an energy guard.
 
-use crate::analytic::Impact;
+use crate::analytic::{ContactTimes, Impact};
 use crate::contact::{ContactLaw, HuntCrossley};
 use crate::integrate::{safeguarded_newton, Method, MAX_NEWTON_ITERATIONS};
 use crate::resonator::{ModalBank, Slot, Surface};
@@ -186,6 +186,44 @@ pub struct Hammer {
     samples_since_strike: u64,
     contacts: u32,
     stats: ContactStats,
+    /// What the note's patch prepared for its contacts (see [`Hammer::set_prepared`]).
+    prep: ContactPrep,
+}
+
+/// What a hammer's contacts need that depends only on the patch: computed once per patch, off
+/// the audio thread, and handed to each note's hammer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactPrep {
+    /// Eq. (9) tabulated for the patch's contact shape α.
+    pub times: ContactTimes,
+    /// The patch's target restitution e and the μ·v_in that restitutes it (eq. 6 inverted: μ·v_in
+    /// depends on e alone), or NaN for none.
+    pub restitution: (f64, f64),
+}
+
+impl Default for ContactPrep {
+    /// Nothing prepared: every contact computes what it needs.
+    fn default() -> Self {
+        Self {
+            times: ContactTimes::default(),
+            restitution: (f64::NAN, f64::NAN),
+        }
+    }
+}
+
+impl ContactPrep {
+    /// Become the preparation for `setup`, redoing only what its change needs: the table (a
+    /// quadrature per point) when α changed, the root search when e changed.
+    pub fn update(&mut self, setup: &ContactSetup) {
+        if self.times.alpha() != setup.law.alpha {
+            self.times = ContactTimes::new(setup.law.alpha);
+        }
+        self.restitution = match (setup.restitution, setup.damping) {
+            (Some(e), Damping::HuntCrossley) if e == self.restitution.0 => self.restitution,
+            (Some(e), Damping::HuntCrossley) => (e, mu_for_restitution(e, 1.0)),
+            _ => (f64::NAN, f64::NAN),
+        };
+    }
 }
 
 impl Hammer {
@@ -213,7 +251,15 @@ impl Hammer {
             samples_since_strike: 0,
             contacts: 0,
             stats: ContactStats::default(),
+            prep: ContactPrep::default(),
         }
+    }
+
+    /// Use `prep` (computed off the audio thread) for the contacts to come: while the contact
+    /// shape and the target restitution are the ones it was made for, a contact's start costs no
+    /// quadrature (eq. 9) and no root search (eq. 6 inverted); otherwise those are computed.
+    pub fn set_prepared(&mut self, prep: &ContactPrep) {
+        self.prep = *prep;
     }
 
     /// Launch the hammer from `gap_m` ≥ 0 in front of the object's surface with closing speed
@@ -470,7 +516,14 @@ impl Hammer {
         if let Some(e) = self.setup.restitution {
             let law = self.setup.law;
             match self.setup.damping {
-                Damping::HuntCrossley => self.setup.law.mu_s_per_m = mu_for_restitution(e, v_in),
+                Damping::HuntCrossley => {
+                    let (prepared_e, mu_v_in) = self.prep.restitution;
+                    self.setup.law.mu_s_per_m = if e == prepared_e {
+                        mu_v_in / v_in
+                    } else {
+                        mu_for_restitution(e, v_in)
+                    };
+                }
                 Damping::Linear { .. } => {
                     let mass_kg = self.reduced_mass_kg(bank);
                     let n_s_per_m = c_opt_n_s_per_m(e, law.stiffness, law.alpha, mass_kg, v_in);
@@ -517,11 +570,19 @@ impl Hammer {
         self.stats.last_onset_fraction = theta;
         self.stats.last_v_in_m_per_s = v_in;
         // The rest of this sample, (1 − θ)·dt, in the same number of (shorter) steps.
+        // With the onset on the sample (θ = 0, every strike) those steps are the sub-steps.
         let h_first = (1.0 - theta) * dt_s / sub_steps as f64;
+        let first_slot = if theta == 0.0 {
+            Slot::Sub
+        } else {
+            Slot::OneOff
+        };
         if h_first > 0.0 {
-            bank.prepare(Slot::OneOff, h_first);
+            if first_slot == Slot::OneOff {
+                bank.prepare(Slot::OneOff, h_first);
+            }
             for _ in 0..sub_steps {
-                self.contact_step(bank, Slot::OneOff, h_first);
+                self.contact_step(bank, first_slot, h_first);
                 if capture && self.settle_if_captured(bank) {
                     return;
                 }
@@ -568,7 +629,7 @@ impl Hammer {
             mass_kg: self.reduced_mass_kg(bank),
             v_in_m_per_s,
         };
-        let contact_s = impact.contact_time_s();
+        let contact_s = self.prep.times.contact_time_s(&impact);
         if well_s < contact_s {
             // A sustained contact: the trapezoid rule's phase error is (ωh)²/12, 0.4% with
             // RESTING_STEPS_PER_HALF_PERIOD steps.

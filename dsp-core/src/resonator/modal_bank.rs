@@ -84,12 +84,12 @@ pub enum Slot {
     OneOff,
 }
 
-/// A bank of linear modes driven by one point force and read at one pickup.
-///
-/// Each mode is a damped oscillator with modal mass `mass_kg`. Its transition over a step is exact
-/// (no frequency warping); modes at or above Nyquist are skipped and counted in
-/// [`ModalBank::skipped_modes`] rather than mistuned.
-pub struct ModalBank {
+/// A bank's modes and their one-sample transition, without any vibration: everything a note-on
+/// needs that depends only on the object, its tuning and the sample rate. Built off the audio
+/// thread (or at a note-on, when none is ready) and loaded into a voice's bank by
+/// [`ModalBank::load`], which copies only the lanes in use.
+#[derive(Clone)]
+pub struct BankSetup {
     num_modes: usize,
     skipped_modes: usize,
     mass_kg: f64,
@@ -99,12 +99,24 @@ pub struct ModalBank {
     omega0_sq: [f64; MAX_MODES],
     strike: [f64; MAX_MODES],
     pickup: [f64; MAX_MODES],
+    full: Step,
+}
+
+/// A bank of linear modes driven by one point force and read at one pickup.
+///
+/// Each mode is a damped oscillator with modal mass `mass_kg`. Its transition over a step is exact
+/// (no frequency warping); modes at or above Nyquist are skipped and counted in
+/// [`ModalBank::skipped_modes`] rather than mistuned. Lanes past the modes in use, up to a whole
+/// group of [`LANES`], hold zero coefficients; lanes beyond are never read.
+pub struct ModalBank {
+    setup: BankSetup,
     /// Displacement in metres and velocity in m/s of each mode's coordinate.
     q: [f64; MAX_MODES],
     p: [f64; MAX_MODES],
-    full: Step,
     sub: Step,
     one_off: Step,
+    /// The step length `sub` was last prepared for, s (NaN: none).
+    sub_dt_s: f64,
 }
 
 impl Default for Step {
@@ -125,55 +137,27 @@ impl Default for Step {
     }
 }
 
-impl ModalBank {
-    /// An empty bank with modal mass `mass_kg`.
-    pub fn new(mass_kg: f64) -> Box<Self> {
-        Box::new(Self {
+impl BankSetup {
+    /// No modes, modal mass `mass_kg`.
+    pub fn new(mass_kg: f64) -> Self {
+        let zero = [0.0; MAX_MODES];
+        Self {
             num_modes: 0,
             skipped_modes: 0,
-            mass_kg,
-            omega_d: [0.0; MAX_MODES],
-            sigma: [0.0; MAX_MODES],
-            omega0_sq: [0.0; MAX_MODES],
-            strike: [0.0; MAX_MODES],
-            pickup: [0.0; MAX_MODES],
-            q: [0.0; MAX_MODES],
-            p: [0.0; MAX_MODES],
+            mass_kg: mass_kg.max(1e-9),
+            omega_d: zero,
+            sigma: zero,
+            omega0_sq: zero,
+            strike: zero,
+            pickup: zero,
             full: Step::default(),
-            sub: Step::default(),
-            one_off: Step::default(),
-        })
+        }
     }
 
-    /// Set the modal mass in kg (takes effect at the next [`ModalBank::set_modes`]).
-    pub fn set_mass_kg(&mut self, mass_kg: f64) {
+    /// Set the modes and the modal mass `mass_kg`, sampled at `sample_rate_hz`. Modes at or above
+    /// Nyquist, or past [`MAX_MODES`], are skipped and counted.
+    pub fn set(&mut self, modes: &[Mode], mass_kg: f64, sample_rate_hz: f64) {
         self.mass_kg = mass_kg.max(1e-9);
-    }
-
-    /// Shorten every mode's T60 to `fraction` of its current value from now on, keeping the
-    /// vibration as it is (note-off damping).
-    pub fn scale_decay(&mut self, fraction: f64, sample_rate_hz: f64) {
-        for sigma in &mut self.sigma[..self.num_modes] {
-            *sigma /= fraction;
-        }
-        self.update_omega0_sq();
-        self.full = self.transition(1.0 / sample_rate_hz);
-    }
-
-    /// Damp every mode whose T60 is longer than `t60_s` to `t60_s` from now on, keeping the
-    /// vibration as it is (a choke).
-    pub fn limit_t60(&mut self, t60_s: f64, sample_rate_hz: f64) {
-        let sigma_min = 1000f64.ln() / t60_s.max(1e-4);
-        for sigma in &mut self.sigma[..self.num_modes] {
-            *sigma = sigma.max(sigma_min);
-        }
-        self.update_omega0_sq();
-        self.full = self.transition(1.0 / sample_rate_hz);
-    }
-
-    /// Replace the modes, sampled at `sample_rate_hz`. Modes at or above Nyquist, or past
-    /// [`MAX_MODES`], are skipped and counted. The object is left at rest.
-    pub fn set_modes(&mut self, modes: &[Mode], sample_rate_hz: f64) {
         let nyquist_hz = 0.5 * sample_rate_hz;
         let mut n = 0;
         let mut skipped = 0;
@@ -188,51 +172,45 @@ impl ModalBank {
             self.pickup[n] = snap_node(mode.pickup_shape);
             n += 1;
         }
-        for i in n..MAX_MODES {
+        for i in n..padded(n) {
+            self.omega_d[i] = 0.0;
+            self.sigma[i] = 0.0;
             self.strike[i] = 0.0;
             self.pickup[i] = 0.0;
-            self.omega0_sq[i] = 0.0;
         }
         self.num_modes = n;
-        self.update_omega0_sq();
         self.skipped_modes = skipped;
-        self.full = self.transition(1.0 / sample_rate_hz);
-        self.sub = self.full;
-        self.one_off = self.full;
-        self.reset();
+        self.update_omega0_sq();
+        let mut full = std::mem::take(&mut self.full);
+        self.transition(1.0 / sample_rate_hz, &mut full);
+        self.full = full;
     }
 
     fn update_omega0_sq(&mut self) {
-        for i in 0..self.num_modes {
+        for i in 0..padded(self.num_modes) {
             self.omega0_sq[i] = self.omega_d[i] * self.omega_d[i] + self.sigma[i] * self.sigma[i];
         }
     }
 
-    /// Compute the transition of `slot` (not [`Slot::Full`]) for steps of `dt_s` seconds. Costs an
-    /// exponential and a sine/cosine per mode: once per contact, not per sample.
-    pub fn prepare(&mut self, slot: Slot, dt_s: f64) {
-        let step = self.transition(dt_s);
-        match slot {
-            Slot::Full => debug_assert!(false, "the full step is set by set_modes"),
-            Slot::Sub => self.sub = step,
-            Slot::OneOff => self.one_off = step,
-        }
-    }
-
-    fn step_for(&self, slot: Slot) -> &Step {
-        match slot {
-            Slot::Full => &self.full,
-            Slot::Sub => &self.sub,
-            Slot::OneOff => &self.one_off,
-        }
-    }
-
-    /// Exact transition over `dt` for every mode: with c = cos ω_d·dt, s = sin ω_d·dt,
-    /// e = e^(−σ·dt), ω₀² = ω_d² + σ², Φ = e·[[c + σs/ω_d, s/ω_d], [−ω₀²s/ω_d, c − σs/ω_d]] and the
-    /// zero-order-hold input Γ = A⁻¹(Φ − I)·[0, φ/M]ᵀ.
-    fn transition(&self, dt: f64) -> Step {
-        let mut t = Step::default();
-        for i in 0..self.num_modes {
+    /// Exact transition over `dt` for every mode, into `t`'s lanes in use: with c = cos ω_d·dt,
+    /// s = sin ω_d·dt, e = e^(−σ·dt), ω₀² = ω_d² + σ²,
+    /// Φ = e·[[c + σs/ω_d, s/ω_d], [−ω₀²s/ω_d, c − σs/ω_d]] and the zero-order-hold input
+    /// Γ = A⁻¹(Φ − I)·[0, φ/M]ᵀ. Costs an exponential and a sine/cosine per mode.
+    fn transition(&self, dt: f64, t: &mut Step) {
+        t.compliance_m_per_n = 0.0;
+        t.mobility_m_per_s_per_n = 0.0;
+        for i in 0..padded(self.num_modes) {
+            if i >= self.num_modes {
+                t.a00[i] = 0.0;
+                t.a01[i] = 0.0;
+                t.a10[i] = 0.0;
+                t.a11[i] = 0.0;
+                t.b0[i] = 0.0;
+                t.b1[i] = 0.0;
+                t.strike_a00[i] = 0.0;
+                t.strike_a01[i] = 0.0;
+                continue;
+            }
             let (wd, sg) = (self.omega_d[i], self.sigma[i]);
             let w0_sq = wd * wd + sg * sg;
             let e = (-sg * dt).exp();
@@ -249,12 +227,130 @@ impl ModalBank {
             t.compliance_m_per_n += self.strike[i] * t.b0[i];
             t.mobility_m_per_s_per_n += self.strike[i] * t.b1[i];
         }
-        t
+    }
+
+    /// Number of modes in use.
+    pub fn num_modes(&self) -> usize {
+        self.num_modes
+    }
+}
+
+impl Step {
+    /// Copy the first `n` lanes (a multiple of [`LANES`]) of `from`.
+    fn copy_lanes(&mut self, from: &Step, n: usize) {
+        self.a00[..n].copy_from_slice(&from.a00[..n]);
+        self.a01[..n].copy_from_slice(&from.a01[..n]);
+        self.a10[..n].copy_from_slice(&from.a10[..n]);
+        self.a11[..n].copy_from_slice(&from.a11[..n]);
+        self.b0[..n].copy_from_slice(&from.b0[..n]);
+        self.b1[..n].copy_from_slice(&from.b1[..n]);
+        self.strike_a00[..n].copy_from_slice(&from.strike_a00[..n]);
+        self.strike_a01[..n].copy_from_slice(&from.strike_a01[..n]);
+        self.compliance_m_per_n = from.compliance_m_per_n;
+        self.mobility_m_per_s_per_n = from.mobility_m_per_s_per_n;
+    }
+}
+
+impl ModalBank {
+    /// An empty bank with modal mass `mass_kg`.
+    pub fn new(mass_kg: f64) -> Box<Self> {
+        Box::new(Self {
+            setup: BankSetup::new(mass_kg),
+            q: [0.0; MAX_MODES],
+            p: [0.0; MAX_MODES],
+            sub: Step::default(),
+            one_off: Step::default(),
+            sub_dt_s: f64::NAN,
+        })
+    }
+
+    /// Set the modal mass in kg (takes effect at the next [`ModalBank::set_modes`]).
+    pub fn set_mass_kg(&mut self, mass_kg: f64) {
+        self.setup.mass_kg = mass_kg.max(1e-9);
+    }
+
+    /// Shorten every mode's T60 to `fraction` of its current value from now on, keeping the
+    /// vibration as it is (note-off damping).
+    pub fn scale_decay(&mut self, fraction: f64, sample_rate_hz: f64) {
+        for sigma in &mut self.setup.sigma[..self.setup.num_modes] {
+            *sigma /= fraction;
+        }
+        self.retransition(sample_rate_hz);
+    }
+
+    /// Damp every mode whose T60 is longer than `t60_s` to `t60_s` from now on, keeping the
+    /// vibration as it is (a choke).
+    pub fn limit_t60(&mut self, t60_s: f64, sample_rate_hz: f64) {
+        let sigma_min = 1000f64.ln() / t60_s.max(1e-4);
+        for sigma in &mut self.setup.sigma[..self.setup.num_modes] {
+            *sigma = sigma.max(sigma_min);
+        }
+        self.retransition(sample_rate_hz);
+    }
+
+    /// The one-sample transition after a change of the decay rates.
+    fn retransition(&mut self, sample_rate_hz: f64) {
+        self.setup.update_omega0_sq();
+        let mut full = std::mem::take(&mut self.setup.full);
+        self.setup.transition(1.0 / sample_rate_hz, &mut full);
+        self.setup.full = full;
+        self.sub_dt_s = f64::NAN;
+    }
+
+    /// Replace the modes, sampled at `sample_rate_hz`. Modes at or above Nyquist, or past
+    /// [`MAX_MODES`], are skipped and counted. The object is left at rest.
+    pub fn set_modes(&mut self, modes: &[Mode], sample_rate_hz: f64) {
+        let mass_kg = self.setup.mass_kg;
+        self.setup.set(modes, mass_kg, sample_rate_hz);
+        self.sub_dt_s = f64::NAN;
+        self.reset();
+    }
+
+    /// Take the modes, mass and transition of `setup` (copying only the lanes in use) and put
+    /// the object at rest: a note-on's whole set-up, a copy of a few kilobytes at most.
+    pub fn load(&mut self, setup: &BankSetup) {
+        let n = padded(setup.num_modes);
+        let to = &mut self.setup;
+        to.num_modes = setup.num_modes;
+        to.skipped_modes = setup.skipped_modes;
+        to.mass_kg = setup.mass_kg;
+        to.omega_d[..n].copy_from_slice(&setup.omega_d[..n]);
+        to.sigma[..n].copy_from_slice(&setup.sigma[..n]);
+        to.omega0_sq[..n].copy_from_slice(&setup.omega0_sq[..n]);
+        to.strike[..n].copy_from_slice(&setup.strike[..n]);
+        to.pickup[..n].copy_from_slice(&setup.pickup[..n]);
+        to.full.copy_lanes(&setup.full, n);
+        self.sub_dt_s = f64::NAN;
+        self.reset();
+    }
+
+    /// Compute the transition of `slot` (not [`Slot::Full`]) for steps of `dt_s` seconds. Costs an
+    /// exponential and a sine/cosine per mode, once per contact; nothing when the sub-step is
+    /// the one prepared last.
+    pub fn prepare(&mut self, slot: Slot, dt_s: f64) {
+        match slot {
+            Slot::Full => debug_assert!(false, "the full step is set by set_modes"),
+            Slot::Sub => {
+                if dt_s != self.sub_dt_s {
+                    self.setup.transition(dt_s, &mut self.sub);
+                    self.sub_dt_s = dt_s;
+                }
+            }
+            Slot::OneOff => self.setup.transition(dt_s, &mut self.one_off),
+        }
+    }
+
+    fn step_for(&self, slot: Slot) -> &Step {
+        match slot {
+            Slot::Full => &self.setup.full,
+            Slot::Sub => &self.sub,
+            Slot::OneOff => &self.one_off,
+        }
     }
 
     /// Multiply every mode's displacement and velocity by `factor` (its energy by factor²).
     pub fn scale_vibration(&mut self, factor: f64) {
-        for i in 0..self.num_modes {
+        for i in 0..self.setup.num_modes {
             self.q[i] *= factor;
             self.p[i] *= factor;
         }
@@ -265,15 +361,17 @@ impl ModalBank {
     /// vibration is exactly the motion under the constant force, so ringing on without the force
     /// is the same sound (velocities and the pickup are unchanged).
     pub fn hold_static_force(&mut self, force_n: f64) {
-        for i in 0..self.num_modes {
-            self.q[i] -= self.strike[i] * force_n / (self.mass_kg * self.omega0_sq[i]);
+        for i in 0..self.setup.num_modes {
+            self.q[i] -=
+                self.setup.strike[i] * force_n / (self.setup.mass_kg * self.setup.omega0_sq[i]);
         }
     }
 
-    /// Put every mode at rest.
+    /// Put every mode at rest (the lanes in use; no other lane is read).
     pub fn reset(&mut self) {
-        self.q = [0.0; MAX_MODES];
-        self.p = [0.0; MAX_MODES];
+        let n = padded(self.setup.num_modes);
+        self.q[..n].fill(0.0);
+        self.p[..n].fill(0.0);
     }
 
     /// Advance one step of `slot` with the force `force_n` (N) held on the strike point, and read
@@ -281,17 +379,17 @@ impl ModalBank {
     #[inline]
     pub fn advance(&mut self, slot: Slot, force_n: f64) -> Surface {
         let t = match slot {
-            Slot::Full => &self.full,
+            Slot::Full => &self.setup.full,
             Slot::Sub => &self.sub,
             Slot::OneOff => &self.one_off,
         };
         advance_lanes(
             t,
-            &self.strike,
-            &self.pickup,
+            &self.setup.strike,
+            &self.setup.pickup,
             &mut self.q,
             &mut self.p,
-            padded(self.num_modes),
+            padded(self.setup.num_modes),
             force_n,
         )
     }
@@ -313,10 +411,10 @@ impl ModalBank {
         let t = self.step_for(slot);
         let mut w = [0.0; LANES];
         let mut w_dot = [0.0; LANES];
-        for base in (0..padded(self.num_modes)).step_by(LANES) {
+        for base in (0..padded(self.setup.num_modes)).step_by(LANES) {
             for lane in 0..LANES {
                 let i = base + lane;
-                let (qi, pi, phi) = (self.q[i], self.p[i], self.strike[i]);
+                let (qi, pi, phi) = (self.q[i], self.p[i], self.setup.strike[i]);
                 w[lane] += t.strike_a00[i] * qi + t.strike_a01[i] * pi;
                 w_dot[lane] += phi * (t.a10[i] * qi + t.a11[i] * pi);
             }
@@ -337,69 +435,71 @@ impl ModalBank {
     #[inline]
     pub fn ring(&mut self) -> f64 {
         ring_lanes(
-            &self.full,
-            &self.pickup,
+            &self.setup.full,
+            &self.setup.pickup,
             &mut self.q,
             &mut self.p,
-            padded(self.num_modes),
+            padded(self.setup.num_modes),
         )
     }
 
     /// Surface displacement at the strike point in metres: Σ φᵢ·qᵢ.
     #[inline]
     pub fn strike_displacement_m(&self) -> f64 {
-        dot(&self.strike, &self.q, self.num_modes)
+        dot(&self.setup.strike, &self.q, self.setup.num_modes)
     }
 
     /// Surface velocity at the strike point in m/s: Σ φᵢ·q̇ᵢ.
     #[inline]
     pub fn strike_velocity_m_per_s(&self) -> f64 {
-        dot(&self.strike, &self.p, self.num_modes)
+        dot(&self.setup.strike, &self.p, self.setup.num_modes)
     }
 
     /// Surface velocity at the pickup in m/s: Σ ψᵢ·q̇ᵢ (the output signal).
     #[inline]
     pub fn pickup_velocity_m_per_s(&self) -> f64 {
-        dot(&self.pickup, &self.p, self.num_modes)
+        dot(&self.setup.pickup, &self.p, self.setup.num_modes)
     }
 
     /// Total vibrational energy in joules: Σ ½M(q̇ᵢ² + ω₀ᵢ²qᵢ²).
     pub fn energy_j(&self) -> f64 {
         let mut sum = [0.0; LANES];
-        for base in (0..padded(self.num_modes)).step_by(LANES) {
+        for base in (0..padded(self.setup.num_modes)).step_by(LANES) {
             for lane in 0..LANES {
                 let i = base + lane;
-                sum[lane] += self.p[i] * self.p[i] + self.omega0_sq[i] * self.q[i] * self.q[i];
+                sum[lane] +=
+                    self.p[i] * self.p[i] + self.setup.omega0_sq[i] * self.q[i] * self.q[i];
             }
         }
-        0.5 * self.mass_kg * sum.iter().sum::<f64>()
+        0.5 * self.setup.mass_kg * sum.iter().sum::<f64>()
     }
 
     /// Bound in metres on how far the strike point can ever move with the present energy E and no
     /// force: |Σ φᵢqᵢ| ≤ √(2E/M · Σ φᵢ²/ω₀ᵢ²) by Cauchy–Schwarz, since Mω₀ᵢ²qᵢ²/2 ≤ Eᵢ.
     pub fn max_excursion_m(&self) -> f64 {
-        let compliance: f64 = (0..self.num_modes)
+        let compliance: f64 = (0..self.setup.num_modes)
             .map(|i| {
-                self.strike[i] * self.strike[i]
-                    / (self.omega_d[i] * self.omega_d[i] + self.sigma[i] * self.sigma[i])
+                self.setup.strike[i] * self.setup.strike[i]
+                    / (self.setup.omega_d[i] * self.setup.omega_d[i]
+                        + self.setup.sigma[i] * self.setup.sigma[i])
             })
             .sum();
-        (2.0 * self.energy_j() / self.mass_kg * compliance).sqrt()
+        (2.0 * self.energy_j() / self.setup.mass_kg * compliance).sqrt()
     }
 
     /// Modal mass in kg.
     pub fn mass_kg(&self) -> f64 {
-        self.mass_kg
+        self.setup.mass_kg
     }
 
     /// Number of modes in use.
     pub fn num_modes(&self) -> usize {
-        self.num_modes
+        self.setup.num_modes
     }
 
     /// Number of requested modes left out (at or above Nyquist, or past capacity).
     pub fn skipped_modes(&self) -> usize {
-        self.skipped_modes
+        self.setup.skipped_modes
     }
 
     /// Set every mode whose displacement and velocity have both decayed below
@@ -407,7 +507,7 @@ impl ModalBank {
     /// keeps a long tail's fast-decaying modes out of subnormal numbers (slow on many CPUs), and
     /// zero stays zero.
     pub fn flush_negligible(&mut self) {
-        for i in 0..self.num_modes {
+        for i in 0..self.setup.num_modes {
             if self.q[i].abs() < NEGLIGIBLE_STATE && self.p[i].abs() < NEGLIGIBLE_STATE {
                 self.q[i] = 0.0;
                 self.p[i] = 0.0;
@@ -418,19 +518,26 @@ impl ModalBank {
     /// Whether any mode's state is a subnormal number.
     #[cfg(test)]
     pub(crate) fn has_subnormal_state(&self) -> bool {
-        self.q.iter().chain(&self.p).any(|x| x.is_subnormal())
+        let n = padded(self.setup.num_modes);
+        self.q[..n]
+            .iter()
+            .chain(&self.p[..n])
+            .any(|x| x.is_subnormal())
     }
 
     /// Σ|ψ| of the pickup shapes: the output velocity per unit of modal velocity, at most.
     pub fn pickup_abs_sum(&self) -> f64 {
-        self.pickup[..self.num_modes].iter().map(|p| p.abs()).sum()
+        self.setup.pickup[..self.setup.num_modes]
+            .iter()
+            .map(|p| p.abs())
+            .sum()
     }
 
     /// Whether every state variable is finite.
     pub fn is_finite(&self) -> bool {
-        self.q[..self.num_modes]
+        self.q[..self.setup.num_modes]
             .iter()
-            .chain(&self.p[..self.num_modes])
+            .chain(&self.p[..self.setup.num_modes])
             .all(|x| x.is_finite())
     }
 }

@@ -2,8 +2,8 @@
 
 use crate::contact::HuntCrossley;
 use crate::integrate::Method;
-use crate::interaction::{ContactSetup, ContactTrace, Damping, Gravity, Hammer};
-use crate::resonator::{object_modes, ModalBank, Mode, ObjectSpec, MAX_MODES};
+use crate::interaction::{ContactPrep, ContactSetup, ContactTrace, Damping, Gravity, Hammer};
+use crate::resonator::{BankSetup, ModalBank, ObjectSpec};
 use crate::roll::{RollSettings, Rolling, Track};
 
 /// Voice capacity of an [`Engine`].
@@ -19,8 +19,8 @@ pub const MAX_STIFFNESS: f64 = 1e12;
 pub const MAX_MU_S_PER_M: f64 = 50.0;
 pub const MIN_ALPHA: f64 = 1.0;
 pub const MAX_ALPHA: f64 = 3.0;
-/// Output level per m/s of pickup velocity at unit gain.
-const OUTPUT_GAIN_PER_M_PER_S: f64 = 0.25;
+/// Output level per m/s of pickup velocity at unit gain, at the physical level.
+pub const OUTPUT_GAIN_PER_M_PER_S: f64 = 0.25;
 /// A voice ends when its object's energy is this far below its peak (−120 dB).
 const END_ENERGY_RATIO: f64 = 1e-12;
 /// A voice whose output exceeds this many times the largest its strikes' energy allows a passive
@@ -30,28 +30,27 @@ const RUNAWAY_AMPLITUDE: f64 = 4.0;
 /// Decay time (−60 dB) a choked voice is damped to (note choke, all sound off).
 pub const CHOKE_T60_S: f64 = 0.01;
 
-/// How MIDI velocity becomes impact velocity.
+/// How MIDI velocity becomes a strike: a level curve over the velocity that the physics then
+/// meets by choosing the impact speed (see [`Calibration`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct VelocityCurve {
+    /// The softest impact speed, m/s: a floor under the curve (no velocity strikes slower).
     pub min_m_per_s: f64,
+    /// The impact speed of velocity 127, m/s.
     pub max_m_per_s: f64,
-    /// Shape of the curve: the normalised velocity is raised to this power before the
-    /// exponential map, so 1 spreads loudness evenly and larger values favour soft strikes.
-    pub exponent: f64,
+    /// Level of velocity 1 below velocity 127, dB (the dynamic range).
+    pub range_db: f64,
+    /// Shape γ of the curve: level(x) = −range·(1 − x)^γ dB with x = (velocity − 1)/126; 1 is
+    /// straight in dB, 1.5 (the default) puts velocity 64 at −10.6 dB for a 30 dB range.
+    pub shape: f64,
 }
 
 impl VelocityCurve {
-    /// Impact velocity in m/s for a normalised MIDI velocity in [0, 1]: exponential between the
-    /// limits, so equal steps of (shaped) velocity are equal loudness steps.
-    pub fn impact_velocity_m_per_s(&self, velocity: f32) -> f64 {
-        let v = f64::from(velocity)
-            .clamp(0.0, 1.0)
-            .powf(self.exponent.max(0.05));
-        let (lo, hi) = (
-            self.min_m_per_s.max(1e-6),
-            self.max_m_per_s.max(self.min_m_per_s.max(1e-6)),
-        );
-        lo * (hi / lo).powf(v)
+    /// Target level of a strike in dB relative to velocity 127 (≤ 0), for a normalised MIDI
+    /// velocity in [0, 1] (MIDI velocity / 127).
+    pub fn level_db(&self, velocity: f32) -> f64 {
+        let x = ((f64::from(velocity) * 127.0 - 1.0) / 126.0).clamp(0.0, 1.0);
+        -self.range_db.max(0.0) * (1.0 - x).powf(self.shape.clamp(0.1, 10.0))
     }
 }
 
@@ -101,12 +100,23 @@ pub struct Bounce {
     pub irregularity: f64,
 }
 
+impl Bounce {
+    /// The square of the speed (m²/s²) a ball let fall from the drop height reaches the object
+    /// with: 2·g·h.
+    pub fn fall_speed_sq(&self) -> f64 {
+        2.0 * self.gravity.accel_m_per_s2.max(0.0) * self.height_m.max(0.0)
+    }
+}
+
 /// The rolling ball.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Roll {
     pub settings: RollSettings,
-    /// Speed the ball rolls at now, m/s (the plugin maps its modulation source here).
+    /// Speed the ball rolls at with its controller at full scale, m/s.
     pub speed_m_per_s: f64,
+    /// The controller's share of that speed now, 0…1 (the plugin maps its modulation source
+    /// here): the ball rolls at speed × fraction.
+    pub speed_fraction: f64,
     /// Time constant of the speed's smoothing, s.
     pub smoothing_s: f64,
     /// At note-off: lift the ball off (true) or let it roll to a stop and rest (false).
@@ -117,6 +127,16 @@ pub struct Roll {
 
 /// Speed (m/s) below which a ball rolling to a stop rests.
 const ROLL_REST_M_PER_S: f64 = 1e-4;
+
+/// How loud a voice is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// A make-up gain from the patch's physics puts a velocity-127 strike of the reference note
+    /// at [`REFERENCE_PEAK_DBFS`] (see [`Calibration`]).
+    Calibrated,
+    /// Raw units: [`OUTPUT_GAIN_PER_M_PER_S`] per m/s of pickup velocity.
+    Physical,
+}
 
 /// Plain per-block settings the plugin hands to the engine.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -132,7 +152,9 @@ pub struct Patch {
     /// Note-off damping: 0 lets the object ring; otherwise every mode's T60 becomes this fraction
     /// of its own at note-off.
     pub release_fraction: f64,
-    /// Linear output gain.
+    /// Output level: calibrated by the patch's physics, or raw pickup velocity.
+    pub level: Level,
+    /// Linear output gain on top of the level (applied live).
     pub gain: f64,
     pub mode: PlayMode,
     pub bounce: Bounce,
@@ -165,8 +187,10 @@ impl Default for Patch {
             velocity: VelocityCurve {
                 min_m_per_s: 0.05,
                 max_m_per_s: 5.0,
-                exponent: 1.0,
+                range_db: 30.0,
+                shape: 1.5,
             },
+            level: Level::Calibrated,
             release_fraction: 0.0,
             gain: 1.0,
             mode: PlayMode::Strike,
@@ -182,6 +206,7 @@ impl Default for Patch {
             roll: Roll {
                 settings: RollSettings::marble(),
                 speed_m_per_s: 0.5,
+                speed_fraction: 1.0,
                 smoothing_s: 0.03,
                 lift_on_release: false,
                 stop_time_s: 0.4,
@@ -213,6 +238,9 @@ struct Voice {
     stopping: bool,
     /// What the last note-on did.
     mode: PlayMode,
+    /// Output per m/s of pickup velocity, set at the note-on (the patch's level, and in roll
+    /// mode the velocity's).
+    gain: f64,
 }
 
 impl Voice {
@@ -230,6 +258,72 @@ impl Voice {
             rolling: None,
             stopping: false,
             mode: PlayMode::Strike,
+            gain: OUTPUT_GAIN_PER_M_PER_S,
+        }
+    }
+
+    /// Start a note: load `object` into the bank (a new note; `None` strikes the object where it
+    /// rings) and strike, drop or place the hammer as `patch.mode` says.
+    fn start(
+        &mut self,
+        patch: &Patch,
+        object: Option<&BankSetup>,
+        contact: &ContactPrep,
+        strike: Strike,
+        seed: u64,
+    ) {
+        if let Some(object) = object {
+            self.bank.load(object);
+            self.peak_energy_j = 0.0;
+            self.input_energy_j = 0.0;
+        }
+        self.active = true;
+        self.released = false;
+        self.age_samples = 0;
+        self.stopping = false;
+        self.rolling = None;
+        self.mode = patch.mode;
+        self.gain = strike.gain;
+        let hammer = &mut self.hammer;
+        hammer.set_prepared(contact);
+        hammer.set_track_acceleration(0.0);
+        match patch.mode {
+            PlayMode::Strike => {
+                hammer.set_gravity(Gravity::NONE);
+                hammer.set_irregularity(0.0, seed);
+                hammer.strike(&self.bank, strike.v_in_m_per_s, 0.0, patch.hammer_mass_kg);
+                self.input_energy_j += hammer.energy_j();
+            }
+            PlayMode::Bounce => {
+                hammer.set_gravity(patch.bounce.gravity);
+                hammer.set_irregularity(patch.bounce.irregularity, seed);
+                let height_m = strike.drop_height_m;
+                hammer.strike(
+                    &self.bank,
+                    strike.v_in_m_per_s,
+                    height_m,
+                    patch.hammer_mass_kg,
+                );
+                let fall_j =
+                    patch.hammer_mass_kg * patch.bounce.gravity.accel_m_per_s2.max(0.0) * height_m;
+                self.input_energy_j += hammer.energy_j() + fall_j;
+            }
+            PlayMode::Roll => {
+                // Pressed by gravity throughout: the contact under way is the rolling itself.
+                hammer.set_gravity(Gravity {
+                    in_contact: true,
+                    capture_m_per_s: 0.0,
+                    ..patch.bounce.gravity
+                });
+                hammer.set_irregularity(0.0, seed);
+                hammer.place(&self.bank, &patch.contact, patch.hammer_mass_kg);
+                self.input_energy_j = f64::INFINITY;
+                let settings = RollSettings {
+                    seed,
+                    ..patch.roll.settings
+                };
+                self.rolling = Some(Rolling::new(Track::new(settings)));
+            }
         }
     }
 
@@ -306,12 +400,15 @@ impl Voice {
         decide: bool,
     ) -> bool {
         let scratch = &mut scratch[..out.len()];
-        let gain = OUTPUT_GAIN_PER_M_PER_S * patch.gain;
+        let gain = self.gain * patch.gain;
         if let Some(rolling) = self.rolling.as_mut() {
             let (target, smoothing) = if self.stopping {
                 (0.0, patch.roll.stop_time_s)
             } else {
-                (patch.roll.speed_m_per_s, patch.roll.smoothing_s)
+                (
+                    patch.roll.speed_m_per_s * patch.roll.speed_fraction.clamp(0.0, 1.0),
+                    patch.roll.smoothing_s,
+                )
             };
             for y in scratch.iter_mut() {
                 let track_accel = rolling.advance(target, smoothing, dt_s);
@@ -375,7 +472,8 @@ pub struct Engine {
     voices: Vec<Voice>,
     polyphony: usize,
     scratch: Vec<f64>,
-    modes: Box<[Mode; MAX_MODES]>,
+    /// Every key's object, the contacts' tables and the level calibration of the patch.
+    prepared: Box<Prepared>,
     sample_rate_hz: f64,
     samples_rendered: u64,
     non_finite_resets: u64,
@@ -393,7 +491,7 @@ impl Engine {
             voices: (0..MAX_VOICES).map(|_| Voice::new(&patch)).collect(),
             polyphony: DEFAULT_POLYPHONY,
             scratch: vec![0.0; MAX_CHUNK],
-            modes: Box::new([Mode::SILENT; MAX_MODES]),
+            prepared: Prepared::new(sample_rate_hz),
             sample_rate_hz,
             samples_rendered: 0,
             non_finite_resets: 0,
@@ -438,67 +536,37 @@ impl Engine {
         if let Some(previous) = self.traced_voice.replace(index) {
             self.voices[previous].hammer.set_tracing(false);
         }
-        let voice = &mut self.voices[index];
-        voice.hammer.set_tracing(true);
-        if sounding.is_none() {
-            let spec = ObjectSpec {
-                f0_hz: patch.tuning.f0_hz(note),
-                ..patch.object
-            };
-            let count = object_modes(&spec, &mut self.modes);
-            voice.bank.set_mass_kg(patch.object_mass_kg);
-            voice
-                .bank
-                .set_modes(&self.modes[..count], self.sample_rate_hz);
-            voice.peak_energy_j = 0.0;
-            voice.input_energy_j = 0.0;
-        }
-        voice.note = note;
-        voice.active = true;
-        voice.released = false;
-        voice.started_at = self.samples_rendered;
-        voice.age_samples = 0;
-        voice.stopping = false;
-        voice.rolling = None;
-        voice.mode = patch.mode;
         self.notes_struck += 1;
         let seed = self.notes_struck ^ (u64::from(note) << 32);
-        let v_in = patch.velocity.impact_velocity_m_per_s(velocity);
-        let hammer = &mut voice.hammer;
-        hammer.set_track_acceleration(0.0);
-        match patch.mode {
-            PlayMode::Strike => {
-                hammer.set_gravity(Gravity::NONE);
-                hammer.set_irregularity(0.0, seed);
-                hammer.strike(&voice.bank, v_in, 0.0, patch.hammer_mass_kg);
-                voice.input_energy_j += hammer.energy_j();
-            }
-            PlayMode::Bounce => {
-                hammer.set_gravity(patch.bounce.gravity);
-                hammer.set_irregularity(patch.bounce.irregularity, seed);
-                let height_m = patch.bounce.height_m.max(0.0);
-                hammer.strike(&voice.bank, v_in, height_m, patch.hammer_mass_kg);
-                let fall_j =
-                    patch.hammer_mass_kg * patch.bounce.gravity.accel_m_per_s2.max(0.0) * height_m;
-                voice.input_energy_j += hammer.energy_j() + fall_j;
-            }
-            PlayMode::Roll => {
-                // Pressed by gravity throughout: the contact under way is the rolling itself.
-                hammer.set_gravity(Gravity {
-                    in_contact: true,
-                    capture_m_per_s: 0.0,
-                    ..patch.bounce.gravity
-                });
-                hammer.set_irregularity(0.0, seed);
-                hammer.place(&voice.bank, &patch.contact, patch.hammer_mass_kg);
-                voice.input_energy_j = f64::INFINITY;
-                let settings = RollSettings {
-                    seed,
-                    ..patch.roll.settings
-                };
-                voice.rolling = Some(Rolling::new(Track::new(settings)));
-            }
+        self.prepared.ensure(patch, note);
+        let key = self.prepared.key(note);
+        let strike = self.prepared.calibration().strike(patch, velocity);
+        let voice = &mut self.voices[index];
+        voice.hammer.set_tracing(true);
+        let object = if sounding.is_none() {
+            Some(key.bank)
+        } else {
+            None
+        };
+        voice.start(patch, object, &key.contact, strike, seed);
+        voice.note = note;
+        voice.started_at = self.samples_rendered;
+    }
+
+    /// Adopt `prepared` (built by [`Prepared::prepare`] off the audio thread) and return the
+    /// preparation it replaces, to be reused or dropped there: no copy, no allocation, no
+    /// deallocation. One for another sample rate is returned unused.
+    pub fn install(&mut self, prepared: Box<Prepared>) -> Box<Prepared> {
+        if prepared.sample_rate_hz() == self.sample_rate_hz {
+            std::mem::replace(&mut self.prepared, prepared)
+        } else {
+            prepared
         }
+    }
+
+    /// The preparation new notes use (its calibration, whether it is for a patch).
+    pub fn prepared(&self) -> &Prepared {
+        &self.prepared
     }
 
     /// Release `note`: with a release fraction set, its modes decay that much faster from now on;
@@ -582,5 +650,11 @@ pub fn flush_subnormal(y: f32) -> f32 {
     }
 }
 
+mod prepared;
 #[cfg(test)]
 mod tests;
+
+pub use prepared::{
+    preparation_key, Calibration, Prepared, Strike, NUM_KEYS, REFERENCE_NOTE, REFERENCE_PEAK_DBFS,
+    ROLL_CREST,
+};

@@ -189,7 +189,7 @@ fn the_last_strike_is_traced_for_the_live_view() {
     e.note_on(&patch, 60, 0.5);
     render(&mut e, &patch, 4800, 256);
     let trace = e.trace().expect("a trace");
-    let v_in = patch.velocity.impact_velocity_m_per_s(0.5);
+    let v_in = e.prepared().calibration().strike(&patch, 0.5).v_in_m_per_s;
     assert!(
         (trace.v_in_m_per_s / v_in - 1.0).abs() < 1e-6,
         "{}",

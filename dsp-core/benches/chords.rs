@@ -1,0 +1,103 @@
+//! The audio thread's cost of notes: one note-on, and one 64-sample block at 48 kHz that starts
+//! 64 notes at once (a chord on every voice), with the default patch prepared off the audio
+//! thread (as the plugin does when the patch changes); that preparation's cost, and a note-on
+//! that must prepare its patch itself.
+
+mod common;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+use urto_dsp::voice::{Engine, Patch, Prepared, MAX_VOICES};
+
+const FS: f64 = 48_000.0;
+/// Samples in the burst's block (`BURST_BLOCK_SAMPLES` in xtask/src/bench.rs).
+const BURST_BLOCK: usize = 64;
+
+/// An engine with every voice in use and `patch` prepared.
+fn engine(patch: &Patch) -> Engine {
+    let mut engine = Engine::new(FS);
+    engine.set_polyphony(MAX_VOICES);
+    let mut prepared = Prepared::new(FS);
+    prepared.prepare(patch);
+    engine.install(prepared);
+    engine
+}
+
+/// The keys of a 64-note chord: every voice a different note.
+fn chord() -> impl Iterator<Item = u8> {
+    (0..MAX_VOICES as u8).map(|i| 30 + i)
+}
+
+fn chords(c: &mut Criterion) {
+    let patch = Patch::default();
+    let mut group = c.benchmark_group("chords");
+    // Each iteration starts from an idle engine (the reset is not timed): every note takes a free
+    // voice and sets up its object, as a chord after silence does.
+    group.throughput(Throughput::Elements(MAX_VOICES as u64));
+    group.bench_function("note_on", |b| {
+        let mut engine = engine(&patch);
+        b.iter_custom(|iters| {
+            let mut elapsed = Duration::ZERO;
+            for _ in 0..iters {
+                engine.reset();
+                let start = Instant::now();
+                for key in chord() {
+                    engine.note_on(&patch, key, 1.0);
+                }
+                elapsed += start.elapsed();
+            }
+            elapsed
+        })
+    });
+    // One element: the whole block, notes and render.
+    group.throughput(Throughput::Elements(1));
+    let mut out = [0.0f32; BURST_BLOCK];
+    group.bench_function("burst_64_notes_block", |b| {
+        let mut engine = engine(&patch);
+        b.iter_custom(|iters| {
+            let mut elapsed = Duration::ZERO;
+            for _ in 0..iters {
+                engine.reset();
+                let start = Instant::now();
+                for key in chord() {
+                    engine.note_on(&patch, key, 1.0);
+                }
+                engine.process(&patch, &mut out);
+                elapsed += start.elapsed();
+                black_box(out[BURST_BLOCK - 1]);
+            }
+            elapsed
+        })
+    });
+    // The background thread's work when the patch changes (α kept: the contact-time table stays),
+    // and a note-on that finds no preparation for its patch and prepares its key and the level
+    // itself: the rare case of a note within milliseconds of a change.
+    let mut other = patch;
+    other.object.t60_s *= 1.01;
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("prepare_patch", |b| {
+        let mut prepared = Prepared::new(FS);
+        let mut flip = false;
+        b.iter(|| {
+            flip = !flip;
+            prepared.prepare(if flip { &patch } else { &other });
+        })
+    });
+    group.bench_function("note_on_unprepared", |b| {
+        let mut engine = Engine::new(FS);
+        let mut flip = false;
+        b.iter(|| {
+            flip = !flip;
+            engine.note_on(if flip { &patch } else { &other }, 60, 1.0);
+        })
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = common::config(3);
+    targets = chords
+}
+criterion_main!(benches);

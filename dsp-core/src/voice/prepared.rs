@@ -1,0 +1,361 @@
+//! What notes need that depends only on the patch — every key's object, the contacts' tables and
+//! the level calibration — built off the audio thread, or at a note-on when the note comes first.
+
+use super::{Level, Patch, PlayMode, Roll, Voice, MAX_CHUNK, OUTPUT_GAIN_PER_M_PER_S};
+use crate::interaction::ContactPrep;
+use crate::resonator::{object_modes, BankSetup, Mode, ObjectSpec, MAX_MODES};
+
+/// MIDI keys.
+pub const NUM_KEYS: usize = 128;
+/// The note whose velocity-127 strike the calibrated level puts at [`REFERENCE_PEAK_DBFS`]:
+/// middle C.
+pub const REFERENCE_NOTE: u8 = 60;
+/// Peak level of the reference note's velocity-127 strike at the calibrated level, dBFS: loud
+/// enough to mix, with headroom for chords and for the other keys' spread.
+pub const REFERENCE_PEAK_DBFS: f64 = -9.0;
+/// Length of a reference strike or bounce, s: a strike peaks within the first periods of its
+/// lowest modes, and 50 ms holds three periods down to 60 Hz.
+const REFERENCE_STRIKE_S: f64 = 0.05;
+/// A reference roll: the first part (the ball speeding up) is skipped, the rest measured, s.
+const REFERENCE_ROLL_SETTLE_S: f64 = 0.1;
+const REFERENCE_ROLL_S: f64 = 0.3;
+/// The rolling tracks (seeds) a reference roll is measured on: one track's level over a fraction
+/// of a second is a random draw, ±2–3 dB about the mean.
+const REFERENCE_ROLL_SEEDS: [u64; 2] = [1, 2];
+/// Peak over RMS the calibration assumes for a rolling ball: its sound is filtered noise, whose
+/// peak over a second or two lies about 4 standard deviations out. A peak measured over a short
+/// render would scatter by several dB with the track's random draw; the RMS scatters less.
+pub const ROLL_CREST: f64 = 4.0;
+/// Impact speeds the calibration measures, from the softest strike to the hardest.
+const LADDER: usize = 8;
+/// The make-up gain stays within this factor of the physical level's (±80 dB): a patch heard on
+/// a node of every mode (silent) is not amplified without bound.
+const MAX_MAKEUP: f64 = 1e4;
+
+/// How one note starts: the hammer's speed towards the object, the height it starts from (a
+/// bounce), and the output gain per m/s of pickup velocity.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Strike {
+    pub v_in_m_per_s: f64,
+    pub drop_height_m: f64,
+    pub gain: f64,
+}
+
+/// The patch's level, measured by rendering its reference note: the peak output of a strike at
+/// each of [`LADDER`] impact speeds between the softest and the hardest (in bounce mode, the
+/// first impact of a ball thrown at that speed; in roll mode, the rolling ball).
+///
+/// The make-up gain puts the hardest strike's peak at [`REFERENCE_PEAK_DBFS`]. A velocity's
+/// level (its [`super::VelocityCurve::level_db`]) is then met by the impact speed whose measured
+/// peak is that much below the hardest, interpolated in (ln speed, ln peak): the physics, not a
+/// gain, makes a soft note soft, with the timbre of a soft strike. A rolling ball's level follows
+/// the velocity as a gain.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Calibration {
+    speeds_m_per_s: [f64; LADDER],
+    /// Peak pickup velocity of the reference note at each speed, m/s.
+    peaks_m_per_s: [f64; LADDER],
+    /// Output per m/s of pickup velocity that puts the hardest peak at [`REFERENCE_PEAK_DBFS`].
+    makeup_gain: f64,
+}
+
+impl Calibration {
+    const NONE: Calibration = Calibration {
+        speeds_m_per_s: [0.0; LADDER],
+        peaks_m_per_s: [0.0; LADDER],
+        makeup_gain: OUTPUT_GAIN_PER_M_PER_S,
+    };
+
+    /// How a note of normalised MIDI velocity `velocity` ∈ [0, 1] starts under `patch`.
+    pub fn strike(&self, patch: &Patch, velocity: f32) -> Strike {
+        let level_db = patch.velocity.level_db(velocity);
+        let gain = match patch.level {
+            Level::Calibrated => self.makeup_gain,
+            Level::Physical => OUTPUT_GAIN_PER_M_PER_S,
+        };
+        match patch.mode {
+            PlayMode::Strike => Strike {
+                v_in_m_per_s: self.speed_for(level_db),
+                drop_height_m: 0.0,
+                gain,
+            },
+            PlayMode::Bounce => {
+                // Thrown down from the drop height, or let fall from lower for an impact slower
+                // than the fall from there gives.
+                let impact = self.speed_for(level_db);
+                let throw_sq = impact * impact - patch.bounce.fall_speed_sq();
+                let g = patch.bounce.gravity.accel_m_per_s2.max(0.0);
+                Strike {
+                    v_in_m_per_s: throw_sq.max(0.0).sqrt(),
+                    drop_height_m: if throw_sq >= 0.0 || g == 0.0 {
+                        patch.bounce.height_m.max(0.0)
+                    } else {
+                        0.5 * impact * impact / g
+                    },
+                    gain,
+                }
+            }
+            PlayMode::Roll => Strike {
+                v_in_m_per_s: 0.0,
+                drop_height_m: 0.0,
+                gain: gain * 10f64.powf(level_db / 20.0),
+            },
+        }
+    }
+
+    /// The impact speed (m/s) whose reference peak is `level_db` below the hardest strike's; the
+    /// softest speed where the physics cannot go that low.
+    fn speed_for(&self, level_db: f64) -> f64 {
+        let (speeds, peaks) = (&self.speeds_m_per_s, &self.peaks_m_per_s);
+        let target = peaks[LADDER - 1] * 10f64.powf(level_db / 20.0);
+        if !(target < peaks[LADDER - 1]) {
+            return speeds[LADDER - 1];
+        }
+        // The highest rung at or below the target, interpolated towards the one above it.
+        for j in (0..LADDER - 1).rev() {
+            if peaks[j] <= target {
+                if !(peaks[j] > 0.0) {
+                    return speeds[j];
+                }
+                let t = ((target / peaks[j]).ln() / (peaks[j + 1] / peaks[j]).ln()).clamp(0.0, 1.0);
+                return speeds[j] * (speeds[j + 1] / speeds[j]).powf(t);
+            }
+        }
+        speeds[0]
+    }
+
+    /// Output per m/s of pickup velocity at the calibrated level.
+    pub fn makeup_gain(&self) -> f64 {
+        self.makeup_gain
+    }
+}
+
+/// Everything a note-on reads for one key.
+pub(super) struct KeyPrep<'a> {
+    pub bank: &'a BankSetup,
+    pub contact: &'a ContactPrep,
+}
+
+/// The preparation of one patch at one sample rate: the modes and transitions of every key's
+/// object, the contacts' tables ([`ContactPrep`]) and the [`Calibration`].
+///
+/// [`Prepared::prepare`] builds all of it (a few milliseconds) on a thread other than the audio
+/// thread; an [`super::Engine`] adopts it with [`super::Engine::install`] without copying. A note
+/// whose patch has no preparation yet is prepared at its note-on by the same functions, key by
+/// key, so the sound never depends on which thread got there first.
+pub struct Prepared {
+    /// The patch this is for, as [`preparation_key`] keeps it; `None` before the first.
+    patch: Option<Patch>,
+    sample_rate_hz: f64,
+    contact: ContactPrep,
+    calibration: Calibration,
+    ready: [bool; NUM_KEYS],
+    banks: Vec<BankSetup>,
+    modes: Box<[Mode; MAX_MODES]>,
+    /// The voice that renders the reference notes, and its buffers.
+    reference: Voice,
+    out: Vec<f32>,
+    scratch: Vec<f64>,
+}
+
+/// The part of `patch` a preparation depends on: the live controls (output gain, roll
+/// controller, release damping, level switch) are set to fixed values. Two patches with the same
+/// key share a preparation.
+pub fn preparation_key(patch: &Patch) -> Patch {
+    Patch {
+        gain: 1.0,
+        release_fraction: 0.0,
+        level: Level::Calibrated,
+        roll: Roll {
+            speed_fraction: 1.0,
+            ..patch.roll
+        },
+        ..*patch
+    }
+}
+
+impl Prepared {
+    /// Storage for a preparation at `sample_rate_hz`, for no patch yet. Allocates (about 2 MB).
+    pub fn new(sample_rate_hz: f64) -> Box<Self> {
+        let patch = Patch::default();
+        Box::new(Self {
+            patch: None,
+            sample_rate_hz,
+            contact: ContactPrep::default(),
+            calibration: Calibration::NONE,
+            ready: [false; NUM_KEYS],
+            banks: (0..NUM_KEYS)
+                .map(|_| BankSetup::new(patch.object_mass_kg))
+                .collect(),
+            modes: Box::new([Mode::SILENT; MAX_MODES]),
+            reference: Voice::new(&patch),
+            out: vec![0.0; MAX_CHUNK],
+            scratch: vec![0.0; MAX_CHUNK],
+        })
+    }
+
+    /// The sample rate this preparation is for, Hz.
+    pub fn sample_rate_hz(&self) -> f64 {
+        self.sample_rate_hz
+    }
+
+    /// Whether this is the preparation of `patch`.
+    pub fn is_for(&self, patch: &Patch) -> bool {
+        self.patch == Some(preparation_key(patch))
+    }
+
+    /// Prepare `patch` completely: every key, the contacts' tables, the calibration. Allocation
+    /// free, but milliseconds of work: for a thread other than the audio thread.
+    pub fn prepare(&mut self, patch: &Patch) {
+        self.retarget(patch);
+        for note in 0..NUM_KEYS as u8 {
+            self.prepare_key(patch, note);
+        }
+    }
+
+    /// The level calibration of the patch last prepared.
+    pub fn calibration(&self) -> &Calibration {
+        &self.calibration
+    }
+
+    /// Make `note` of `patch` ready: the patch's calibration and tables first if this is not its
+    /// preparation, then the key if it is not ready.
+    pub(super) fn ensure(&mut self, patch: &Patch, note: u8) {
+        if !self.is_for(patch) {
+            self.retarget(patch);
+        }
+        if !self.ready[usize::from(note) % NUM_KEYS] {
+            self.prepare_key(patch, note);
+        }
+    }
+
+    /// What a note-on of `note` reads (after [`Prepared::ensure`]).
+    pub(super) fn key(&self, note: u8) -> KeyPrep<'_> {
+        KeyPrep {
+            bank: &self.banks[usize::from(note) % NUM_KEYS],
+            contact: &self.contact,
+        }
+    }
+
+    /// Become the preparation of `patch`: no key ready, the contacts' tables where they changed,
+    /// and the calibration measured.
+    fn retarget(&mut self, patch: &Patch) {
+        self.patch = Some(preparation_key(patch));
+        self.ready = [false; NUM_KEYS];
+        self.contact.update(&patch.contact);
+        self.calibration = self.calibrate(patch);
+    }
+
+    fn prepare_key(&mut self, patch: &Patch, note: u8) {
+        let spec = ObjectSpec {
+            f0_hz: patch.tuning.f0_hz(note),
+            ..patch.object
+        };
+        let count = object_modes(&spec, &mut self.modes);
+        let index = usize::from(note) % NUM_KEYS;
+        self.banks[index].set(
+            &self.modes[..count],
+            patch.object_mass_kg,
+            self.sample_rate_hz,
+        );
+        self.ready[index] = true;
+    }
+
+    /// Render the reference note at every speed of the ladder (see [`Calibration`]).
+    fn calibrate(&mut self, patch: &Patch) -> Calibration {
+        self.prepare_key(patch, REFERENCE_NOTE);
+        let lo = patch.velocity.min_m_per_s.max(1e-6);
+        let hi = patch.velocity.max_m_per_s.max(lo);
+        // A bounce's hardest note is the ball thrown down at the hardest speed from the drop
+        // height: its impact speed adds the fall's.
+        let hi = match patch.mode {
+            PlayMode::Bounce => (hi * hi + patch.bounce.fall_speed_sq()).sqrt(),
+            _ => hi,
+        };
+        let mut calibration = Calibration::NONE;
+        for (j, speed) in calibration.speeds_m_per_s.iter_mut().enumerate() {
+            *speed = lo * (hi / lo).powf(j as f64 / (LADDER - 1) as f64);
+        }
+        if patch.mode == PlayMode::Roll {
+            let peak = self.reference_peak(patch, 0.0);
+            calibration.peaks_m_per_s = [peak; LADDER];
+        } else {
+            for j in 0..LADDER {
+                let speed = calibration.speeds_m_per_s[j];
+                calibration.peaks_m_per_s[j] = self.reference_peak(patch, speed);
+            }
+        }
+        let top = calibration.peaks_m_per_s[LADDER - 1];
+        if top > 0.0 && top.is_finite() {
+            calibration.makeup_gain = (10f64.powf(REFERENCE_PEAK_DBFS / 20.0) / top).clamp(
+                OUTPUT_GAIN_PER_M_PER_S / MAX_MAKEUP,
+                OUTPUT_GAIN_PER_M_PER_S * MAX_MAKEUP,
+            );
+        }
+        calibration
+    }
+
+    /// Peak pickup velocity (m/s) of the reference note: struck at `v_in` over
+    /// [`REFERENCE_STRIKE_S`] (a bounce: thrown at `v_in` from the object's surface, so its first
+    /// impacts are the real ones), or rolling: [`ROLL_CREST`] times its RMS over
+    /// [`REFERENCE_ROLL_S`] after [`REFERENCE_ROLL_SETTLE_S`], on each of [`REFERENCE_ROLL_SEEDS`].
+    fn reference_peak(&mut self, patch: &Patch, v_in_m_per_s: f64) -> f64 {
+        let reference = Patch {
+            gain: 1.0,
+            ..preparation_key(patch)
+        };
+        let strike = Strike {
+            v_in_m_per_s,
+            drop_height_m: 0.0,
+            gain: 1.0,
+        };
+        let fs = self.sample_rate_hz;
+        if patch.mode != PlayMode::Roll {
+            let samples = (REFERENCE_STRIKE_S * fs).ceil() as usize;
+            return self.render_reference(&reference, strike, 0, 0, samples).0;
+        }
+        let skip = (REFERENCE_ROLL_SETTLE_S * fs).ceil() as usize;
+        let samples = skip + (REFERENCE_ROLL_S * fs).ceil() as usize;
+        let mean_square = REFERENCE_ROLL_SEEDS
+            .iter()
+            .map(|&seed| {
+                self.render_reference(&reference, strike, seed, skip, samples)
+                    .1
+            })
+            .sum::<f64>()
+            / REFERENCE_ROLL_SEEDS.len() as f64;
+        ROLL_CREST * mean_square.sqrt()
+    }
+
+    /// Render the reference note of `patch` for `samples` samples: its peak pickup velocity (m/s)
+    /// and its mean square velocity after `skip` samples.
+    fn render_reference(
+        &mut self,
+        patch: &Patch,
+        strike: Strike,
+        seed: u64,
+        skip: usize,
+        samples: usize,
+    ) -> (f64, f64) {
+        let bank = &self.banks[usize::from(REFERENCE_NOTE)];
+        self.reference
+            .start(patch, Some(bank), &self.contact, strike, seed);
+        let dt_s = 1.0 / self.sample_rate_hz;
+        let (mut peak, mut sum_sq, mut done) = (0.0f64, 0.0f64, 0);
+        while done < samples && self.reference.active {
+            let out = &mut self.out[..(samples - done).min(MAX_CHUNK)];
+            out.fill(0.0);
+            self.reference.render(patch, dt_s, out, &mut self.scratch);
+            for (i, y) in out.iter().enumerate() {
+                let y = f64::from(y.abs());
+                peak = peak.max(y);
+                if done + i >= skip {
+                    sum_sq += y * y;
+                }
+            }
+            done += out.len();
+        }
+        self.reference.silence();
+        (peak, sum_sq / samples.saturating_sub(skip).max(1) as f64)
+    }
+}

@@ -1,0 +1,109 @@
+//! The calibrated level and the velocity curve (issue 13): a velocity-127 note of middle C peaks
+//! at −9 ± 3 dBFS for every object at its defaults, struck or bouncing (a rolling ball: its RMS
+//! at −9 dBFS less the rolling crest factor, ±3 dB); velocity 64 is 8–14 dB below it and velocity
+//! 1 the dynamic range below (±3 dB); the physical level is the same sound in raw units.
+
+use urto_dsp::resonator::ObjectKind;
+use urto_dsp::voice::{
+    Engine, Level, Patch, PlayMode, OUTPUT_GAIN_PER_M_PER_S, REFERENCE_NOTE, REFERENCE_PEAK_DBFS,
+    ROLL_CREST,
+};
+
+const FS: f64 = 48_000.0;
+
+/// The note's output over `seconds`.
+fn render(patch: &Patch, note: u8, velocity_127: u8, seconds: f64) -> Vec<f32> {
+    let mut engine = Engine::new(FS);
+    engine.note_on(patch, note, f32::from(velocity_127) / 127.0);
+    let mut out = vec![0.0f32; (seconds * FS) as usize];
+    for block in out.chunks_mut(480) {
+        engine.process(patch, block);
+    }
+    out
+}
+
+fn peak_dbfs(y: &[f32]) -> f64 {
+    20.0 * f64::from(y.iter().fold(0.0f32, |m, x| m.max(x.abs()))).log10()
+}
+
+fn rms_dbfs(y: &[f32]) -> f64 {
+    10.0 * (y.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>() / y.len() as f64).log10()
+}
+
+fn patch(kind: ObjectKind, mode: PlayMode) -> Patch {
+    let mut patch = Patch::default();
+    patch.object.kind = kind;
+    patch.mode = mode;
+    patch
+}
+
+#[test]
+fn every_object_and_mode_is_at_the_calibrated_level_with_the_velocity_spacing() {
+    let mut failures = Vec::new();
+    println!("object               mode     vel127   vel64   vel1   (dBFS; roll: RMS)");
+    for mode in [PlayMode::Strike, PlayMode::Bounce, PlayMode::Roll] {
+        for kind in ObjectKind::ALL {
+            let patch = patch(kind, mode);
+            // A rolling ball's level is its RMS after it has got up to speed (0.1 s).
+            let (target, level): (f64, &dyn Fn(u8) -> f64) = match mode {
+                PlayMode::Roll => (REFERENCE_PEAK_DBFS - 20.0 * ROLL_CREST.log10(), &|v| {
+                    rms_dbfs(&render(&patch, REFERENCE_NOTE, v, 2.0)[4800..])
+                }),
+                _ => (REFERENCE_PEAK_DBFS, &|v| {
+                    peak_dbfs(&render(&patch, REFERENCE_NOTE, v, 1.0))
+                }),
+            };
+            let (full, half, soft) = (level(127), level(64), level(1));
+            println!(
+                "{:<20} {mode:<8?} {full:>7.1} {half:>7.1} {soft:>7.1}",
+                kind.name()
+            );
+            if (full - target).abs() > 3.0 {
+                failures.push(format!("{} {mode:?}: {full:.1} dBFS", kind.name()));
+            }
+            if !(8.0..=14.0).contains(&(full - half)) {
+                failures.push(format!(
+                    "{} {mode:?}: 127 − 64 = {:.1} dB",
+                    kind.name(),
+                    full - half
+                ));
+            }
+            // Velocity 1 sits the dynamic range (30 dB) below velocity 127.
+            if ((full - soft) - patch.velocity.range_db).abs() > 3.0 {
+                failures.push(format!(
+                    "{} {mode:?}: 127 − 1 = {:.1} dB",
+                    kind.name(),
+                    full - soft
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// The level switch changes the gain only: the physical level is the calibrated output scaled by
+/// the raw units' gain over the make-up gain, sample for sample.
+#[test]
+fn the_physical_level_is_the_same_sound_in_raw_units() {
+    for kind in [ObjectKind::MarimbaBar, ObjectKind::Bell] {
+        let calibrated = patch(kind, PlayMode::Strike);
+        let physical = Patch {
+            level: Level::Physical,
+            ..calibrated
+        };
+        let mut engine = Engine::new(FS);
+        engine.note_on(&calibrated, 60, 1.0);
+        let makeup = engine.prepared().calibration().makeup_gain();
+        let a = render(&calibrated, 60, 100, 0.2);
+        let b = render(&physical, 60, 100, 0.2);
+        let scale = OUTPUT_GAIN_PER_M_PER_S / makeup;
+        for (x, y) in a.iter().zip(&b) {
+            let expected = f64::from(*x) * scale;
+            assert!(
+                (f64::from(*y) - expected).abs() <= 1e-5 * expected.abs() + 1e-12,
+                "{}: {y} vs {expected}",
+                kind.name()
+            );
+        }
+    }
+}
