@@ -5,6 +5,7 @@
 use nice_plug::plugin::ParamValue;
 use urto::presets::{factory, Preset, PRESET_NAME_FIELD};
 use urto::UrtoParams;
+use urto_dsp::voice::{REFERENCE_PEAK_DBFS, ROLL_CREST};
 use urto_host_tests::{
     clap_path, clap_state, rms, state_json, workspace_root, Note, NoteOff, ParamChange, Render,
     Session,
@@ -73,6 +74,67 @@ fn every_factory_preset_loads_and_sounds() {
         assert!(peak < 4.0, "{} is far too loud (peak {peak})", preset.name);
         assert_eq!(saved_preset_name(&mut session), preset.name);
     }
+}
+
+/// Peak (dBFS) of middle C at MIDI velocity `velocity` over `seconds`, and its RMS (dBFS) after
+/// the first 0.1 s.
+fn level_dbfs(session: &mut Session, velocity: u8, seconds: f64) -> (f64, f64) {
+    let notes = [Note {
+        at_sample: 0,
+        key: 60,
+        velocity: f64::from(velocity) / 127.0,
+    }];
+    let audio = session
+        .render(&Render {
+            sample_rate_hz: FS,
+            block_frames: 512,
+            total_frames: (seconds * FS) as usize,
+            notes: &notes,
+            ..Render::default()
+        })
+        .expect("render");
+    let peak = audio.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+    let tail = &audio[(0.1 * FS) as usize..];
+    (
+        20.0 * f64::from(peak).log10(),
+        20.0 * f64::from(rms(tail)).log10(),
+    )
+}
+
+/// Issue 13's level window through the CLAP: every factory preset's velocity-127 middle C peaks
+/// at −9 ± 3 dBFS (a rolling ball: its RMS, which the calibration targets, is the rolling crest
+/// factor below that, ±3 dB), and velocity 64 is 8–14 dB below velocity 127.
+#[test]
+fn every_factory_preset_is_at_the_calibrated_level() {
+    let rolling_target = REFERENCE_PEAK_DBFS - 20.0 * ROLL_CREST.log10();
+    let mut failures = vec![];
+    for preset in factory() {
+        let mut session = Session::new(&clap_path()).expect("load the CLAP");
+        session.load_state(&state_of(&preset)).expect("state");
+        let rolling = preset.plain_value("mode") == Some(2.0);
+        let seconds = if rolling { 2.0 } else { 1.5 };
+        let (full, full_rms) = level_dbfs(&mut session, 127, seconds);
+        let (half, half_rms) = level_dbfs(&mut session, 64, seconds);
+        let (level, spacing, target) = if rolling {
+            (full_rms, full_rms - half_rms, rolling_target)
+        } else {
+            (full, full - half, REFERENCE_PEAK_DBFS)
+        };
+        println!(
+            "{:<40} 127: {full:>6.1} dBFS peak {full_rms:>6.1} RMS · 64: {half:>6.1} peak · {spacing:.1} dB",
+            preset.name
+        );
+        if (level - target).abs() > 3.0 {
+            failures.push(format!(
+                "{}: {level:.1} dBFS, not {target:.1} ± 3",
+                preset.name
+            ));
+        }
+        if !(8.0..=14.0).contains(&spacing) {
+            failures.push(format!("{}: 127 − 64 = {spacing:.1} dB", preset.name));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
 }
 
 #[test]

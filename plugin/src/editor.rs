@@ -2,7 +2,7 @@
 //! with its unit.
 
 use crate::live_view;
-use crate::params::UrtoParams;
+use crate::params::{Controllers, UrtoParams};
 use crate::presets::{self, Preset};
 use nice_plug::context::gui::GuiContext;
 use nice_plug_egui::widgets::ParamSlider;
@@ -90,6 +90,32 @@ fn row(ui: &mut egui::Ui, label: &str, slider: impl egui::Widget) {
     ui.label(label);
     ui.add(slider);
     ui.end_row();
+}
+
+/// The velocity curve: each MIDI velocity's level below velocity 127, which the engine meets by
+/// choosing the impact speed (see `urto_dsp::voice::Calibration`).
+fn velocity_curve(ui: &mut egui::Ui, params: &UrtoParams) {
+    let curve = params.patch(&Controllers::default()).velocity;
+    let level = |velocity: u8| curve.level_db(f32::from(velocity) / 127.0);
+    let series = live_view::Series {
+        points: (1..=127u8).map(|v| (f64::from(v), level(v))).collect(),
+        color: live_view::SIMULATED,
+    };
+    let size = egui::Vec2::new(ui.available_width().max(160.0), 110.0);
+    live_view::plot(
+        ui,
+        size,
+        "velocity curve · level below velocity 127",
+        "MIDI velocity",
+        "dB",
+        &[series],
+    );
+    ui.small(format!(
+        "velocity 64: {:.1} dB · velocity 1: {:.1} dB — met by the impact speed (level follows the physics)",
+        level(64),
+        level(1)
+    ));
+    ui.add_space(6.0);
 }
 
 /// The editor's egui application.
@@ -257,7 +283,18 @@ impl NiceEguiApp for UrtoApp {
                         "Hardest strike",
                         ParamSlider::for_param(&p.v_max_m_per_s, &setter),
                     );
+                    row(
+                        ui,
+                        "Dynamic range",
+                        ParamSlider::for_param(&p.dynamic_range_db, &setter),
+                    );
+                    row(
+                        ui,
+                        "Velocity curve",
+                        ParamSlider::for_param(&p.velocity_curve, &setter),
+                    );
                 });
+                velocity_curve(&mut columns[0], p);
                 group(&mut columns[0], "Output", |ui| {
                     row(
                         ui,
@@ -269,6 +306,7 @@ impl NiceEguiApp for UrtoApp {
                         "Polyphony",
                         ParamSlider::for_param(&p.polyphony, &setter),
                     );
+                    row(ui, "Level", ParamSlider::for_param(&p.level, &setter));
                     row(ui, "Gain", ParamSlider::for_param(&p.gain_db, &setter));
                 });
                 group(&mut columns[1], "Object", |ui| {

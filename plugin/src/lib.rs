@@ -98,15 +98,10 @@ impl Plugin for Urto {
 
     type Editor = nice_plug_egui::EguiEditor<editor::UrtoApp>;
     type SysExMessage = ();
-    type BackgroundTask = preparation::Task;
+    type BackgroundTask = ();
 
     fn filter_state(state: &mut PluginState) {
         presets::migrate_state(state);
-    }
-
-    fn task_executor(&mut self) -> TaskExecutor<Self> {
-        let shared = self.preparation.shared();
-        Box::new(move |task| shared.run(task))
     }
 
     fn params(&self) -> Arc<dyn Params> {
@@ -155,11 +150,9 @@ impl Plugin for Urto {
             return ProcessStatus::Error("process() before activate()");
         };
         let mut patch = self.params.patch(&self.controllers);
-        // Every key's object and the level are prepared on the background thread when the patch
+        // Every key's object and the level are prepared on the worker thread when the patch
         // changes; a note that comes first is prepared at its note-on, to the same result.
-        if let Some(task) = self.preparation.update(engine, &patch, self.sample_rate_hz) {
-            context.execute_background(task);
-        }
+        self.preparation.update(engine, &patch, self.sample_rate_hz);
         engine.set_polyphony(self.params.polyphony.value().max(1) as usize);
         let mono = &mut self.mono[..num_samples];
         // The editor's strike button: a note while it is held.

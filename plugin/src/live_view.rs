@@ -5,19 +5,26 @@ use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2}
 use urto_dsp::analytic::Impact;
 use urto_dsp::interaction::ContactTrace;
 
-const SIMULATED: Color32 = Color32::from_rgb(90, 170, 255);
+pub(crate) const SIMULATED: Color32 = Color32::from_rgb(90, 170, 255);
 const ANALYTIC: Color32 = Color32::from_rgb(255, 170, 60);
 const AXES: Color32 = Color32::from_gray(110);
 const LABEL: Color32 = Color32::from_gray(190);
 
 /// A series of (x, y) points and its colour.
-struct Series {
-    points: Vec<(f64, f64)>,
-    color: Color32,
+pub(crate) struct Series {
+    pub points: Vec<(f64, f64)>,
+    pub color: Color32,
 }
 
 /// Draw `series` in a box of `size` with its title and the axes' names and ranges.
-fn plot(ui: &mut egui::Ui, size: Vec2, title: &str, x_name: &str, y_name: &str, series: &[Series]) {
+pub(crate) fn plot(
+    ui: &mut egui::Ui,
+    size: Vec2,
+    title: &str,
+    x_name: &str,
+    y_name: &str,
+    series: &[Series],
+) {
     let (response, painter) = ui.allocate_painter(size, Sense::hover());
     let frame = response.rect;
     let area = Rect::from_min_max(

@@ -1,9 +1,17 @@
 //! The patch's preparation (every key's object, the contacts' tables, the level calibration),
-//! built on the background thread and handed to the audio thread without locks or allocation.
+//! built on the instance's own worker thread and handed to the audio thread without locks or
+//! allocation.
+//!
+//! The worker is this module's, not nice-plug's background task: nice-plug 0.4.2 shares one worker
+//! thread among all instances, and that thread exits when it receives a task for an instance
+//! already destroyed; the next instance to be destroyed then panics in its wrapper (seen with
+//! clack-host creating and destroying instances in quick succession).
 
+use crossbeam_channel::{Receiver, Sender, TrySendError};
 use crossbeam_queue::ArrayQueue;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::thread::JoinHandle;
 use urto_dsp::voice::{preparation_key, Engine, Patch, Prepared};
 
 /// Finished preparations waiting for the audio thread.
@@ -13,8 +21,11 @@ const READY_CAPACITY: usize = 2;
 /// the audio thread always finds room here: it never frees one.
 const SPARE_CAPACITY: usize = READY_CAPACITY + 2;
 
-/// A request for the background thread: prepare `patch` at `sample_rate_hz`.
-pub struct Task {
+/// Requests waiting for the worker; it takes the newest of those waiting.
+const REQUEST_CAPACITY: usize = 16;
+
+/// A request for the worker: prepare `patch` at `sample_rate_hz`.
+struct Task {
     patch: Patch,
     sample_rate_hz: f64,
     /// The request's number: a request overtaken by a newer one is skipped.
@@ -23,7 +34,7 @@ pub struct Task {
 
 /// What both threads hold.
 #[derive(Clone)]
-pub struct Shared {
+struct Shared {
     ready: Arc<ArrayQueue<Box<Prepared>>>,
     spare: Arc<ArrayQueue<Box<Prepared>>>,
     generation: Arc<AtomicU64>,
@@ -40,9 +51,19 @@ impl Default for Shared {
 }
 
 impl Shared {
-    /// The background thread's work: build the preparation `task` asks for (milliseconds), unless
-    /// a newer request has come since.
-    pub fn run(&self, task: Task) {
+    /// The worker: take the newest request waiting, build the preparation it asks for
+    /// (milliseconds), and publish it; until the audio thread's end is dropped.
+    fn work(&self, requests: Receiver<Task>) {
+        while let Ok(mut task) = requests.recv() {
+            while let Ok(newer) = requests.try_recv() {
+                task = newer;
+            }
+            self.run(task);
+        }
+    }
+
+    /// Build the preparation `task` asks for, unless a newer request has come since.
+    fn run(&self, task: Task) {
         let current = || self.generation.load(Ordering::Acquire) == task.generation;
         if !current() {
             return;
@@ -63,33 +84,55 @@ impl Shared {
     }
 }
 
-/// The audio thread's end.
-#[derive(Default)]
+/// The audio thread's end, and the worker thread it owns.
 pub struct Preparation {
     shared: Shared,
+    /// Requests to the worker (`None` once dropping).
+    requests: Option<Sender<Task>>,
+    worker: Option<JoinHandle<()>>,
     /// The patch last asked for, as far as a preparation depends on it.
     requested: Option<Patch>,
 }
 
-impl Preparation {
-    /// Both threads' handles, for the background task executor.
-    pub fn shared(&self) -> Shared {
-        self.shared.clone()
+impl Default for Preparation {
+    /// Start the worker thread.
+    fn default() -> Self {
+        let shared = Shared::default();
+        let (requests, received) = crossbeam_channel::bounded(REQUEST_CAPACITY);
+        let worker_side = shared.clone();
+        let worker = std::thread::Builder::new()
+            .name("urto-prepare".into())
+            .spawn(move || worker_side.work(received))
+            .ok();
+        Self {
+            shared,
+            requests: Some(requests),
+            worker,
+            requested: None,
+        }
     }
+}
 
+impl Drop for Preparation {
+    /// Stop the worker (closing its request channel) and wait for it.
+    fn drop(&mut self) {
+        self.requests = None;
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+    }
+}
+
+impl Preparation {
     /// Forget the last request (the engine was rebuilt).
     pub fn forget(&mut self) {
         self.requested = None;
     }
 
-    /// Audio thread, before a block: hand `engine` a finished preparation of `patch`, and return
-    /// the request to post if `patch` has none under way. Lock- and allocation-free.
-    pub fn update(
-        &mut self,
-        engine: &mut Engine,
-        patch: &Patch,
-        sample_rate_hz: f64,
-    ) -> Option<Task> {
+    /// Audio thread, before a block: hand `engine` a finished preparation of `patch`, and ask
+    /// the worker for one if `patch` has none under way. Lock- and allocation-free; without a
+    /// worker (it could not be started) notes prepare themselves.
+    pub fn update(&mut self, engine: &mut Engine, patch: &Patch, sample_rate_hz: f64) {
         while let Some(prepared) = self.shared.ready.pop() {
             let unused = if prepared.is_for(patch) {
                 engine.install(prepared)
@@ -101,14 +144,21 @@ impl Preparation {
         }
         let key = preparation_key(patch);
         if engine.prepared().is_for(patch) || self.requested == Some(key) {
-            return None;
+            return;
         }
-        self.requested = Some(key);
+        let Some(requests) = &self.requests else {
+            return;
+        };
         let generation = self.shared.generation.fetch_add(1, Ordering::AcqRel) + 1;
-        Some(Task {
+        let task = Task {
             patch: *patch,
             sample_rate_hz,
             generation,
-        })
+        };
+        // A full channel: the worker is behind; the next block asks again.
+        match requests.try_send(task) {
+            Ok(()) => self.requested = Some(key),
+            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {}
+        }
     }
 }

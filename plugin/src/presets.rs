@@ -310,6 +310,11 @@ impl Preset {
         serde_json::to_string_pretty(&file).unwrap_or_default()
     }
 
+    /// The plain value the preset gives parameter `id` (an enum's variant index), if it sets it.
+    pub fn plain_value(&self, id: &str) -> Option<f32> {
+        self.plain.get(id).copied()
+    }
+
     /// The plain value of parameter `id`: the preset's, else the parameter's default.
     fn plain_or_default(&self, id: &str, ptr: &ParamPtr) -> f32 {
         self.plain
