@@ -393,10 +393,11 @@ fn the_permutation_the_validator_failed_stays_clean() {
             (p.id, value)
         })
         .collect();
-    assert_eq!(
-        values.len(),
-        params.len(),
-        "the permutation sets every parameter"
+    // Recorded when Urto had 40 parameters; the ones added since (dynamic range, velocity curve,
+    // level) stay at their defaults.
+    assert!(
+        values.len() == 40 && params.len() >= 40,
+        "the permutation sets every parameter it was recorded with"
     );
     let mut rng = fastrand::Rng::with_seed(4);
     for round in 0..20 {

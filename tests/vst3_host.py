@@ -1,12 +1,19 @@
-"""The release VST3 bundle in a real VST3 host (pedalboard): notes render finite, audible audio;
+"""The release VST3 bundle in a real VST3 host (pedalboard): the level table of issue 13 (every
+object at its defaults and every factory preset: velocity 127 at -9 +- 3 dBFS, velocity 64 8-14 dB
+below); notes render finite, audible audio;
 k, mu and alpha are set by name and take effect; raw_state (parameters, enum choices, the preset
 name) round-trips into a fresh instance. Host behaviour, as the CLAP tests check it: re-activation
 at other sample rates, reset mid-note, block sizes, a note on a block's last sample, note-offs for
 notes never on, all notes off / all sound off (MIDI CC 123 / 120), garbage state refused.
 
-Run by `cargo xtask test` inside the .venv it creates: python tests/vst3_host.py <Urto.vst3>
+Run by `cargo xtask test` inside the .venv it creates:
+python tests/vst3_host.py <Urto.vst3> [<presets.json>]
+where presets.json (written by the xtask) lists every factory preset's normalised parameter
+values in the plugin's parameter order.
 """
 
+import json
+import math
 import sys
 import traceback
 
@@ -16,7 +23,14 @@ import pedalboard
 from spectrum import strongest_peak_hz
 
 BUNDLE = sys.argv[1] if len(sys.argv) > 1 else "target/bundled/Urto.vst3"
+PRESETS = sys.argv[2] if len(sys.argv) > 2 else "target/vst3-test/presets.json"
 SAMPLE_RATE = 48_000
+# The calibrated level (docs/user-guide.md, Level): velocity 127 of middle C peaks at -9 dBFS; a
+# rolling ball's RMS sits the rolling crest factor (4, 12 dB) below that.
+LEVEL_DBFS = -9.0
+ROLLING_RMS_DBFS = LEVEL_DBFS - 20.0 * math.log10(4.0)
+OBJECTS = ("Marimba bar", "Free bar", "Circular plate", "Rectangular plate", "Membrane", "Bell",
+           "Glass", "Wooden plank", "String")
 
 
 def load():
@@ -56,6 +70,61 @@ def strike(plugin, note=60, velocity=100, seconds=1.0):
 
 def rms(x):
     return float(np.sqrt(np.mean(x * x)))
+
+
+def dbfs(x):
+    return 20.0 * math.log10(max(x, 1e-30))
+
+
+def note_level(plugin, velocity, seconds):
+    """Peak and RMS (after 0.1 s) of middle C at `velocity`, in dBFS, on the louder channel."""
+    messages = [mido.Message("note_on", note=60, velocity=velocity, time=0)]
+    audio = np.asarray(plugin(messages, duration=seconds, sample_rate=SAMPLE_RATE, num_channels=2,
+                              reset=True), dtype=np.float64)
+    peak = float(np.max(np.abs(audio)))
+    tail = audio[:, int(0.1 * SAMPLE_RATE):]
+    return dbfs(peak), dbfs(max(rms(channel) for channel in tail))
+
+
+def level_row(plugin, name, rolling):
+    """One row of the level table; returns the failures."""
+    seconds = 2.0 if rolling else 1.5
+    (full, full_rms), (half, half_rms) = note_level(plugin, 127, seconds), note_level(plugin, 64, seconds)
+    level, spacing, target = (full_rms, full_rms - half_rms, ROLLING_RMS_DBFS) if rolling else (
+        full, full - half, LEVEL_DBFS)
+    print(f"  {name:<40} 127: {full:6.1f} dBFS peak {full_rms:6.1f} RMS   64: {half:6.1f} peak   {spacing:4.1f} dB")
+    failures = []
+    if abs(level - target) > 3.0:
+        failures.append(f"{name}: {level:.1f} dBFS, not {target:.1f} +- 3")
+    if not 8.0 <= spacing <= 14.0:
+        failures.append(f"{name}: velocity 127 - 64 = {spacing:.1f} dB")
+    return failures
+
+
+def test_every_object_and_preset_is_at_the_calibrated_level():
+    plugin = shared()
+    failures = []
+    print("  level table (note 60; rolling presets: RMS, the calibrated quantity)")
+    try:
+        for name in OBJECTS:
+            plugin.object = name
+            failures += level_row(plugin, f"object: {name}", rolling=False)
+    finally:
+        plugin.object = "Marimba bar"
+    parameters = list(plugin.parameters.values())
+    defaults = [p.raw_value for p in parameters]
+    try:
+        with open(PRESETS) as f:
+            presets = json.load(f)
+        assert len(presets) >= 24, f"{len(presets)} presets in {PRESETS}"
+        for preset in presets:
+            for parameter, value in zip(parameters, preset["normalized"]):
+                parameter.raw_value = value
+            failures += level_row(plugin, f"preset: {preset['name']}", rolling=preset["mode"] == "roll")
+    finally:
+        for parameter, value in zip(parameters, defaults):
+            parameter.raw_value = value
+    assert not failures, "\n".join(failures)
 
 
 def test_notes_are_finite_and_audible():

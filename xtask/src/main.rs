@@ -7,6 +7,7 @@ use std::process::Command;
 mod apt;
 mod bench;
 mod demo;
+mod factory;
 mod paper;
 mod scenes;
 mod soak;
@@ -31,7 +32,9 @@ const USAGE: &str = "usage: cargo xtask <command>
             target/standalone/release/urto-standalone
   screenshot  the editor of the standalone under Xvfb, pressed Strike: target/demo/editor.png
   bench [--json]         criterion benchmarks of the dsp-core: integrators, modal bank, voices,
-                         64-voice real-time factor (ns per sample; JSON with the headline figures)
+                         64-voice real-time factor, note-on and 64-note burst (JSON: headline figures)
+  presets [--json]       the factory presets by category, with their descriptions
+  vst3        bundle, then only the VST3 test in pedalboard (level table, host behaviour)
   paper [--json]         Tables I–III and the Fig. 3 thresholds beside the paper's
   impact --k --mu --alpha --vin [--mass --fs --method --correction --json]
                          one mass–wall impact and its error metrics
@@ -66,6 +69,11 @@ fn main() -> Result<()> {
         Some("standalone") => standalone::build().map(|path| println!("{}", path.display())),
         Some("screenshot") => standalone::screenshot(Path::new("target/demo/editor.png")),
         Some("bench") => bench::bench(args.iter().any(|a| a == "--json")),
+        Some("presets") => factory::list(args.iter().any(|a| a == "--json")),
+        Some("vst3") => {
+            bundle_release()?;
+            vst3_test()
+        }
         Some("paper") => paper::paper(args.iter().any(|a| a == "--json")),
         Some("impact") => paper::impact(&paper::ImpactArgs::parse_from(&args)),
         Some("bounce") => paper::bounce(&paper::BounceArgs::parse_from(&args)),
@@ -165,11 +173,15 @@ fn python_venv() -> Result<PathBuf> {
     Ok(python)
 }
 
-/// The VST3 host test: pedalboard.
+/// The VST3 host test: pedalboard, with the factory presets' parameter values for the level
+/// table.
 fn vst3_test() -> Result<()> {
+    let presets = Path::new("target/vst3-test/presets.json");
+    factory::write_normalized(presets)?;
     run(Command::new(python_venv()?)
         .arg("tests/vst3_host.py")
-        .arg(VST3_BUNDLE))
+        .arg(VST3_BUNDLE)
+        .arg(presets))
 }
 
 /// The DAW test: Debian's Ardour 7 (installed here if missing) renders a session with Urto on a
