@@ -1,6 +1,8 @@
 //! The release CLAP bundle in a real CLAP host: finite, audible, in tune, louder when struck harder.
 
-use urto_host_tests::{clap_path, expected_fundamental_hz, render, rms, strongest_peak_hz, Note};
+use urto_host_tests::{
+    clap_path, expected_fundamental_hz, render, rms, strongest_peak_hz, Note, Render, Session,
+};
 
 fn strike(sample_rate_hz: f64, key: u8, velocity: f64, seconds: f64) -> Vec<f32> {
     let frames = (sample_rate_hz * seconds) as usize;
@@ -73,5 +75,47 @@ fn output_does_not_depend_on_the_host_block_size() {
     for block in [7, 64, 4096] {
         let other = render(&clap_path(), 48_000.0, block, &notes, frames).expect("render");
         assert_eq!(reference, other, "block size {block}");
+    }
+}
+
+/// The stereo output is the object's two pickups: the channels differ (each hears the modes'
+/// shapes at its own point), with no delay between them, so their mean holds every mode the
+/// louder channel holds (no comb): the strongest spectral peak is the same.
+#[test]
+fn the_two_channels_are_two_pickups_on_the_object() {
+    let mut session = Session::new(&clap_path()).expect("load the CLAP");
+    let note = Note {
+        at_sample: 0,
+        key: 60,
+        velocity: 0.8,
+    };
+    let [left, right] = session
+        .render_stereo(&Render {
+            sample_rate_hz: 48_000.0,
+            block_frames: 512,
+            total_frames: 48_000,
+            notes: &[note],
+            ..Render::default()
+        })
+        .expect("render");
+    let difference: Vec<f32> = left.iter().zip(&right).map(|(l, r)| l - r).collect();
+    let mean: Vec<f32> = left
+        .iter()
+        .zip(&right)
+        .map(|(l, r)| 0.5 * (l + r))
+        .collect();
+    assert!(
+        rms(&difference) > 0.1 * rms(&mean),
+        "the channels barely differ: {} against {}",
+        rms(&difference),
+        rms(&mean)
+    );
+    let fundamental_hz = expected_fundamental_hz(60);
+    for channel in [&left, &right, &mean] {
+        let peak_hz = strongest_peak_hz(channel, 48_000.0);
+        assert!(
+            (peak_hz / fundamental_hz - 1.0).abs() < 0.02,
+            "{peak_hz} Hz"
+        );
     }
 }

@@ -76,16 +76,16 @@ fn every_factory_preset_loads_and_sounds() {
     }
 }
 
-/// Peak (dBFS) of middle C at MIDI velocity `velocity` over `seconds`, and its RMS (dBFS) after
-/// the first 0.1 s.
+/// Peak (dBFS) of middle C at MIDI velocity `velocity` over `seconds` on the louder channel, and
+/// the louder channel's RMS (dBFS) after the first 0.1 s.
 fn level_dbfs(session: &mut Session, velocity: u8, seconds: f64) -> (f64, f64) {
     let notes = [Note {
         at_sample: 0,
         key: 60,
         velocity: f64::from(velocity) / 127.0,
     }];
-    let audio = session
-        .render(&Render {
+    let channels = session
+        .render_stereo(&Render {
             sample_rate_hz: FS,
             block_frames: 512,
             total_frames: (seconds * FS) as usize,
@@ -93,12 +93,15 @@ fn level_dbfs(session: &mut Session, velocity: u8, seconds: f64) -> (f64, f64) {
             ..Render::default()
         })
         .expect("render");
-    let peak = audio.iter().fold(0.0f32, |m, x| m.max(x.abs()));
-    let tail = &audio[(0.1 * FS) as usize..];
-    (
-        20.0 * f64::from(peak).log10(),
-        20.0 * f64::from(rms(tail)).log10(),
-    )
+    let peak = channels
+        .iter()
+        .flatten()
+        .fold(0.0f32, |m, x| m.max(x.abs()));
+    let tail_rms = channels
+        .iter()
+        .map(|c| rms(&c[(0.1 * FS) as usize..]))
+        .fold(0.0, f64::max);
+    (20.0 * f64::from(peak).log10(), 20.0 * tail_rms.log10())
 }
 
 /// Issue 13's level window through the CLAP: every factory preset's velocity-127 middle C peaks

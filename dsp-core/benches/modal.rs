@@ -1,5 +1,6 @@
 //! Free ringing of a 128-mode bank: ns per mode per sample, against a plain scalar loop over an
-//! array of modes (the same arithmetic, one accumulator, no lane grouping); and the same bank with
+//! array of modes (the same arithmetic, two accumulators for the two pickups' mid and side
+//! signals, no lane grouping); and the same bank with
 //! its state in the subnormal range, which shows what denormals cost on the machine at hand.
 
 mod common;
@@ -18,6 +19,7 @@ fn modes() -> Vec<Mode> {
             t60_s: 2.0 / (1.0 + i as f64 / 16.0),
             strike_shape: 1.0 / (1.0 + i as f64),
             pickup_shape: if i % 2 == 0 { 1.0 } else { -0.5 },
+            side_shape: if i % 3 == 0 { 0.25 } else { -0.1 },
         })
         .collect()
 }
@@ -27,6 +29,7 @@ fn modes() -> Vec<Mode> {
 struct ScalarMode {
     a: [f64; 4],
     pickup: f64,
+    side: f64,
     q: f64,
     p: f64,
 }
@@ -46,6 +49,7 @@ fn scalar_bank(modes: &[Mode]) -> Vec<ScalarMode> {
                     e * (c - sg * s / wd),
                 ],
                 pickup: m.pickup_shape,
+                side: m.side_shape,
                 q: 0.0,
                 p: 1.0,
             }
@@ -64,7 +68,8 @@ fn ring(c: &mut Criterion) {
         b.iter(|| {
             let mut out = 0.0;
             for _ in 0..SAMPLES {
-                out += bank.ring();
+                let pickup = bank.ring();
+                out += pickup.mid_m_per_s + pickup.side_m_per_s;
             }
             black_box(out)
         })
@@ -74,14 +79,15 @@ fn ring(c: &mut Criterion) {
         b.iter(|| {
             let mut out = 0.0;
             for _ in 0..SAMPLES {
-                let mut sum = 0.0;
+                let (mut mid, mut side) = (0.0, 0.0);
                 for m in scalar.iter_mut() {
                     let (q, p) = (m.q, m.p);
                     m.q = m.a[0] * q + m.a[1] * p;
                     m.p = m.a[2] * q + m.a[3] * p;
-                    sum += m.pickup * m.p;
+                    mid += m.pickup * m.p;
+                    side += m.side * m.p;
                 }
-                out += sum;
+                out += mid + side;
             }
             black_box(out)
         })
@@ -106,7 +112,7 @@ fn subnormal(c: &mut Criterion) {
             b.iter(|| {
                 let mut out = 0.0;
                 for _ in 0..SAMPLES {
-                    out += bank.ring();
+                    out += bank.ring().mid_m_per_s;
                 }
                 black_box(out)
             })

@@ -1,5 +1,5 @@
 //! The calibrated level and the velocity curve (issue 13): a velocity-127 note of middle C peaks
-//! at −9 ± 3 dBFS for every object at its defaults, struck or bouncing (a rolling ball: its RMS
+//! (on the louder channel) at −9 ± 3 dBFS for every object at its defaults, struck or bouncing (a rolling ball: its RMS
 //! at −9 dBFS less the rolling crest factor, ±3 dB); velocity 64 is 8–14 dB below it and velocity
 //! 1 the dynamic range below (±3 dB); the physical level is the same sound in raw units.
 
@@ -11,23 +11,36 @@ use urto_dsp::voice::{
 
 const FS: f64 = 48_000.0;
 
-/// The note's output over `seconds`.
-fn render(patch: &Patch, note: u8, velocity_127: u8, seconds: f64) -> Vec<f32> {
+/// The note's output over `seconds`, both channels.
+fn render(patch: &Patch, note: u8, velocity_127: u8, seconds: f64) -> [Vec<f32>; 2] {
     let mut engine = Engine::new(FS);
     engine.note_on(patch, note, f32::from(velocity_127) / 127.0);
-    let mut out = vec![0.0f32; (seconds * FS) as usize];
-    for block in out.chunks_mut(480) {
-        engine.process(patch, block);
+    let samples = (seconds * FS) as usize;
+    let (mut left, mut right) = (vec![0.0f32; samples], vec![0.0f32; samples]);
+    for (l, r) in left.chunks_mut(480).zip(right.chunks_mut(480)) {
+        engine.process_stereo(patch, l, r);
     }
-    out
+    [left, right]
 }
 
-fn peak_dbfs(y: &[f32]) -> f64 {
-    20.0 * f64::from(y.iter().fold(0.0f32, |m, x| m.max(x.abs()))).log10()
+/// Peak of the louder channel, dBFS.
+fn peak_dbfs(channels: &[Vec<f32>; 2]) -> f64 {
+    let peak = channels
+        .iter()
+        .flatten()
+        .fold(0.0f32, |m, x| m.max(x.abs()));
+    20.0 * f64::from(peak).log10()
 }
 
-fn rms_dbfs(y: &[f32]) -> f64 {
-    10.0 * (y.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>() / y.len() as f64).log10()
+/// RMS of the louder channel after the first `skip` samples, dBFS.
+fn rms_dbfs(channels: &[Vec<f32>; 2], skip: usize) -> f64 {
+    let mean_square =
+        |y: &[f32]| y.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>() / y.len() as f64;
+    10.0 * channels
+        .iter()
+        .map(|c| mean_square(&c[skip..]))
+        .fold(0.0, f64::max)
+        .log10()
 }
 
 fn patch(kind: ObjectKind, mode: PlayMode) -> Patch {
@@ -47,7 +60,7 @@ fn every_object_and_mode_is_at_the_calibrated_level_with_the_velocity_spacing() 
             // A rolling ball's level is its RMS after it has got up to speed (0.1 s).
             let (target, level): (f64, &dyn Fn(u8) -> f64) = match mode {
                 PlayMode::Roll => (REFERENCE_PEAK_DBFS - 20.0 * ROLL_CREST.log10(), &|v| {
-                    rms_dbfs(&render(&patch, REFERENCE_NOTE, v, 2.0)[4800..])
+                    rms_dbfs(&render(&patch, REFERENCE_NOTE, v, 2.0), 4800)
                 }),
                 _ => (REFERENCE_PEAK_DBFS, &|v| {
                     peak_dbfs(&render(&patch, REFERENCE_NOTE, v, 1.0))
@@ -97,7 +110,7 @@ fn the_physical_level_is_the_same_sound_in_raw_units() {
         let a = render(&calibrated, 60, 100, 0.2);
         let b = render(&physical, 60, 100, 0.2);
         let scale = OUTPUT_GAIN_PER_M_PER_S / makeup;
-        for (x, y) in a.iter().zip(&b) {
+        for (x, y) in a.iter().flatten().zip(b.iter().flatten()) {
             let expected = f64::from(*x) * scale;
             assert!(
                 (f64::from(*y) - expected).abs() <= 1e-5 * expected.abs() + 1e-12,

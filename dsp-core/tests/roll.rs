@@ -73,7 +73,9 @@ fn roll(r: &Roll, fs: f64, seconds: f64) -> Vec<f64> {
             ball.set_track_acceleration(track_accel);
             let v0 = ball.velocity_m_per_s();
             let out = ball.process_sample(&setup, &mut bank, dt);
-            assert!(out.is_finite() && ball.is_finite());
+            assert!(
+                out.mid_m_per_s.is_finite() && out.side_m_per_s.is_finite() && ball.is_finite()
+            );
             r.ball_kg * (G + track_accel) - r.ball_kg * (ball.velocity_m_per_s() - v0) / dt
         })
         .collect()

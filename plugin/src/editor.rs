@@ -306,6 +306,16 @@ impl NiceEguiApp for UrtoApp {
                         "Polyphony",
                         ParamSlider::for_param(&p.polyphony, &setter),
                     );
+                    row(
+                        ui,
+                        "Stereo width",
+                        ParamSlider::for_param(&p.stereo_width, &setter),
+                    );
+                    row(
+                        ui,
+                        "Pan by key",
+                        ParamSlider::for_param(&p.pan_by_key, &setter),
+                    );
                     row(ui, "Level", ParamSlider::for_param(&p.level, &setter));
                     row(ui, "Gain", ParamSlider::for_param(&p.gain_db, &setter));
                 });
@@ -335,8 +345,13 @@ impl NiceEguiApp for UrtoApp {
                     );
                     row(
                         ui,
-                        "Pickup position",
+                        "Pickup position (left)",
                         ParamSlider::for_param(&p.pickup_position, &setter),
+                    );
+                    row(
+                        ui,
+                        "Right pickup position",
+                        ParamSlider::for_param(&p.right_pickup_position, &setter),
                     );
                     row(
                         ui,

@@ -23,8 +23,10 @@ pub struct Urto {
     editor_state: Arc<EguiEditorState>,
     /// Built in `initialize()` for the host's sample rate; `None` before.
     engine: Option<Engine>,
-    /// Mono render buffer, sized in `initialize()` for the host's largest block.
-    mono: Vec<f32>,
+    /// Render buffers (left, right; the mono layout uses the left), sized in `activate()` for
+    /// the host's largest block.
+    left: Vec<f32>,
+    right: Vec<f32>,
     /// MIDI controllers the rolling speed can follow.
     controllers: Controllers,
     /// The audio side of the live view's triple buffer, and the serial of the trace last sent.
@@ -59,7 +61,8 @@ impl Default for Urto {
             params: Arc::new(UrtoParams::default()),
             editor_state: editor::default_state(),
             engine: None,
-            mono: Vec::new(),
+            left: Vec::new(),
+            right: Vec::new(),
             controllers: Controllers::default(),
             trace_in,
             trace_sent: 0,
@@ -129,7 +132,8 @@ impl Plugin for Urto {
         self.engine = Some(Engine::new(sample_rate_hz));
         self.sample_rate_hz = sample_rate_hz;
         self.preparation.forget();
-        self.mono = vec![0.0; buffer_config.max_buffer_size as usize];
+        self.left = vec![0.0; buffer_config.max_buffer_size as usize];
+        self.right = vec![0.0; buffer_config.max_buffer_size as usize];
         true
     }
 
@@ -145,7 +149,8 @@ impl Plugin for Urto {
         _aux: &mut AuxiliaryBuffers,
         context: &mut impl ProcessContext<Self>,
     ) -> ProcessStatus {
-        let num_samples = buffer.samples().min(self.mono.len());
+        let num_samples = buffer.samples().min(self.left.len());
+        let stereo = buffer.channels() >= 2;
         let Some(engine) = &mut self.engine else {
             return ProcessStatus::Error("process() before activate()");
         };
@@ -154,7 +159,10 @@ impl Plugin for Urto {
         // changes; a note that comes first is prepared at its note-on, to the same result.
         self.preparation.update(engine, &patch, self.sample_rate_hz);
         engine.set_polyphony(self.params.polyphony.value().max(1) as usize);
-        let mono = &mut self.mono[..num_samples];
+        let (left, right) = (
+            &mut self.left[..num_samples],
+            &mut self.right[..num_samples],
+        );
         // The editor's strike button: a note while it is held.
         let held = self.shared.strike_held.load(Ordering::Relaxed);
         if held != self.strike_sounding {
@@ -220,7 +228,11 @@ impl Plugin for Urto {
                 break;
             }
             let end = next_event.map_or(num_samples, |e| (e.timing() as usize).min(num_samples));
-            engine.process(&patch, &mut mono[start..end]);
+            if stereo {
+                engine.process_stereo(&patch, &mut left[start..end], &mut right[start..end]);
+            } else {
+                engine.process(&patch, &mut left[start..end]);
+            }
             start = end;
         }
         if let Some(trace) = engine.trace() {
@@ -229,11 +241,16 @@ impl Plugin for Urto {
                 self.trace_in.write(*trace);
             }
         }
+        // The left (or mono) signal on channel 0, the right on channel 1 (and any further).
         for (i, mut frame) in buffer.iter_samples().enumerate() {
             let gain = util::db_to_gain(self.params.gain_db.smoothed.next());
-            let y = flush_subnormal(gain * mono.get(i).copied().unwrap_or(0.0));
-            for sample in frame.iter_mut() {
-                *sample = y;
+            let (l, r) = (
+                left.get(i).copied().unwrap_or(0.0),
+                right.get(i).copied().unwrap_or(0.0),
+            );
+            for (channel, sample) in frame.iter_mut().enumerate() {
+                let y = if channel == 0 || !stereo { l } else { r };
+                *sample = flush_subnormal(gain * y);
             }
         }
         ProcessStatus::Normal

@@ -8,8 +8,8 @@ use urto_dsp::interaction::{ContactSetup, Damping, Gravity};
 use urto_dsp::resonator::{ObjectKind, ObjectSpec, MAX_MODES};
 use urto_dsp::roll::RollSettings;
 use urto_dsp::voice::{
-    Bounce, Level, Patch, PlayMode, Roll, Tuning, VelocityCurve, DEFAULT_POLYPHONY, MAX_ALPHA,
-    MAX_MU_S_PER_M, MAX_STIFFNESS, MAX_VOICES, MIN_ALPHA, MIN_STIFFNESS,
+    Bounce, Level, Patch, PlayMode, Roll, Stereo, Tuning, VelocityCurve, DEFAULT_POLYPHONY,
+    MAX_ALPHA, MAX_MU_S_PER_M, MAX_STIFFNESS, MAX_VOICES, MIN_ALPHA, MIN_STIFFNESS,
 };
 
 /// The struck object, as the host lists it. Variant IDs are stable.
@@ -245,6 +245,14 @@ pub struct UrtoParams {
     pub strike_position: FloatParam,
     #[id = "pickup-pos"]
     pub pickup_position: FloatParam,
+    /// Where the right pickup is ("Pickup position" is the left one's).
+    #[id = "pickup-right"]
+    pub right_pickup_position: FloatParam,
+    /// Share of the pickups' difference in the output.
+    #[id = "width"]
+    pub stereo_width: FloatParam,
+    #[id = "pan-by-key"]
+    pub pan_by_key: FloatParam,
     #[id = "modes"]
     pub num_modes: IntParam,
     #[id = "object-mass"]
@@ -426,6 +434,15 @@ impl Default for UrtoParams {
                 "",
                 3,
             ),
+            right_pickup_position: float(
+                "Right pickup position",
+                d.object.right_pickup_position,
+                linear(0.0, 1.0),
+                "",
+                3,
+            ),
+            stereo_width: float("Stereo width", d.stereo.width, linear(0.0, 1.0), "", 2),
+            pan_by_key: float("Pan by key", d.stereo.pan_by_key, linear(0.0, 1.0), "", 2),
             num_modes: IntParam::new(
                 "Modes",
                 d.object.num_modes as i32,
@@ -578,6 +595,7 @@ impl UrtoParams {
                 stretch: v(&self.stretch),
                 strike_position: v(&self.strike_position),
                 pickup_position: v(&self.pickup_position),
+                right_pickup_position: v(&self.right_pickup_position),
             },
             object_mass_kg: pow10(&self.object_mass_kg),
             tuning: Tuning {
@@ -590,6 +608,10 @@ impl UrtoParams {
                 max_m_per_s: v(&self.v_max_m_per_s),
                 range_db: v(&self.dynamic_range_db),
                 shape: v(&self.velocity_curve),
+            },
+            stereo: Stereo {
+                width: v(&self.stereo_width),
+                pan_by_key: v(&self.pan_by_key),
             },
             level: match self.level.value() {
                 LevelChoice::Calibrated => Level::Calibrated,
@@ -665,7 +687,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, 101 * 43);
+        assert_eq!(checked, 101 * 46);
     }
 
     #[test]

@@ -47,7 +47,7 @@ fn ids<E: Enum>() -> &'static [&'static str] {
 }
 
 /// Every parameter, by its preset name.
-fn keys() -> [Key; 43] {
+fn keys() -> [Key; 46] {
     let key = |name, id, kind| Key { name, id, kind };
     [
         key("stiffness_n_per_m_alpha", "k", Kind::Log10),
@@ -83,6 +83,9 @@ fn keys() -> [Key; 43] {
         key("inharmonicity", "stretch", Kind::Float),
         key("strike_position", "strike-pos", Kind::Float),
         key("pickup_position", "pickup-pos", Kind::Float),
+        key("right_pickup_position", "pickup-right", Kind::Float),
+        key("stereo_width", "width", Kind::Float),
+        key("pan_by_key", "pan-by-key", Kind::Float),
         key("modes", "modes", Kind::Int),
         key("object_mass_kg", "object-mass", Kind::Log10),
         key("release_damping", "release", Kind::Float),
@@ -382,7 +385,7 @@ pub fn migrate_state(state: &mut PluginState) {
         return;
     }
     if !state.params.contains_key("level") {
-        keep_physical_level(state);
+        keep_the_sound_of_0_2(state);
     }
     let defaults = Preset {
         name: String::new(),
@@ -404,12 +407,13 @@ pub fn migrate_state(state: &mut PluginState) {
     state.version = current.to_string();
 }
 
-/// A project from before the calibrated level (Urto 0.2 and older) keeps its loudness: the level
-/// stays physical, and velocity keeps spanning the strike speeds evenly in dB: the old map,
-/// v = v_min·(v_max/v_min)^velocity, moves the level by 20·log₁₀(v_max/v_min) dB over the keyboard
-/// where the output is proportional to the speed (an impulse on linear modes), which a straight
-/// curve of that range reproduces.
-fn keep_physical_level(state: &mut PluginState) {
+/// A project from before the calibrated level and the stereo pickups (Urto 0.2 and older) keeps
+/// its sound: the right pickup where the left one is (mono, as before), the physical level, and
+/// velocity spanning
+/// the strike speeds evenly in dB: the old map, v = v_min·(v_max/v_min)^velocity, moves the level
+/// by 20·log₁₀(v_max/v_min) dB over the keyboard where the output is proportional to the speed
+/// (an impulse on linear modes), which a straight curve of that range reproduces.
+fn keep_the_sound_of_0_2(state: &mut PluginState) {
     let plain = |id: &str, default: f64| match state.params.get(id) {
         Some(ParamValue::F32(x)) => f64::from(*x),
         _ => default,
@@ -423,12 +427,17 @@ fn keep_physical_level(state: &mut PluginState) {
         "v-max",
         f64::from(defaults.v_max_m_per_s.default_plain_value()),
     );
+    let pickup = plain(
+        "pickup-pos",
+        f64::from(defaults.pickup_position.default_plain_value()),
+    );
     let range_db = (20.0 * (v_max / v_min).log10()).clamp(0.0, 60.0);
     let range_db = if range_db.is_finite() { range_db } else { 0.0 };
     let params = &mut state.params;
     params.insert("level".into(), ParamValue::String("physical".into()));
     params.insert("velocity-curve".into(), ParamValue::F32(1.0));
     params.insert("dynamic-range".into(), ParamValue::F32(range_db as f32));
+    params.insert("pickup-right".into(), ParamValue::F32(pickup as f32));
 }
 
 /// Round to 6 significant digits, so saved presets read well and load back the same.

@@ -375,12 +375,34 @@ impl Session {
         Ok(output)
     }
 
+    /// Like [`Session::render`], returning both output channels (left, right).
+    pub fn render_stereo(&mut self, r: &Render) -> Result<[Vec<f32>; 2], Box<dyn Error>> {
+        let mut output = [
+            Vec::with_capacity(r.total_frames),
+            Vec::with_capacity(r.total_frames),
+        ];
+        self.render_channels(r, |_, left, right| {
+            output[0].extend_from_slice(left);
+            output[1].extend_from_slice(right);
+        })?;
+        Ok(output)
+    }
+
     /// Like [`Session::render`], handing each host block's first channel to `on_block` with the
     /// frame it starts at, instead of keeping the whole render.
     pub fn render_streaming(
         &mut self,
         r: &Render,
         mut on_block: impl FnMut(usize, &[f32]) + Send,
+    ) -> Result<(), Box<dyn Error>> {
+        self.render_channels(r, |start, left, _| on_block(start, left))
+    }
+
+    /// Like [`Session::render_streaming`], with both channels.
+    fn render_channels(
+        &mut self,
+        r: &Render,
+        mut on_block: impl FnMut(usize, &[f32], &[f32]) + Send,
     ) -> Result<(), Box<dyn Error>> {
         let config = PluginAudioConfiguration {
             sample_rate: r.sample_rate_hz,
@@ -478,7 +500,7 @@ impl Session {
                         None,
                     )
                     .map_err(|e| e.to_string())?;
-                on_block(start, &channels[0][..frames]);
+                on_block(start, &channels[0][..frames], &channels[1][..frames]);
                 start += frames;
             }
             Ok::<_, String>(processor.stop_processing())

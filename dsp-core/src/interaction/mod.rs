@@ -4,7 +4,7 @@
 use crate::analytic::{ContactTimes, Impact};
 use crate::contact::{ContactLaw, HuntCrossley};
 use crate::integrate::{safeguarded_newton, Method, MAX_NEWTON_ITERATIONS};
-use crate::resonator::{ModalBank, Slot, Surface};
+use crate::resonator::{ModalBank, Pickup, Slot, Surface};
 
 mod trace;
 use crate::restitution::{c_opt_n_s_per_m, mu_for_restitution};
@@ -385,10 +385,15 @@ impl Hammer {
         )
     }
 
-    /// Advance hammer and object by one sample of `dt_s` and return the pickup velocity (m/s).
+    /// Advance hammer and object by one sample of `dt_s` and return what the pickups hear.
     /// `setup` is latched if a contact begins in this sample.
     #[inline]
-    pub fn process_sample(&mut self, setup: &ContactSetup, bank: &mut ModalBank, dt_s: f64) -> f64 {
+    pub fn process_sample(
+        &mut self,
+        setup: &ContactSetup,
+        bank: &mut ModalBank,
+        dt_s: f64,
+    ) -> Pickup {
         self.samples_since_strike += 1;
         if self.retired {
             return bank.ring();
@@ -420,21 +425,21 @@ impl Hammer {
                 return bank.ring();
             }
             self.begin_contact(setup, bank, x, x_end, dt_s);
-            return self.surface.pickup_m_per_s;
+            return self.surface.pickup;
         };
         let h = dt_s / contact.sub_steps as f64;
         for _ in 0..contact.sub_steps {
             self.contact_step(bank, Slot::Sub, h);
             if contact.capture && self.settle_if_captured(bank) {
-                return self.surface.pickup_m_per_s;
+                return self.surface.pickup;
             }
         }
         if self.settled_in_the_well(&contact) {
             self.come_to_rest(bank);
-            return self.surface.pickup_m_per_s;
+            return self.surface.pickup;
         }
         self.end_contact_if_separated(bank);
-        self.surface.pickup_m_per_s
+        self.surface.pickup
     }
 
     /// In a captured contact, once the ball stops closing (the deepest compression), it comes to

@@ -13,6 +13,7 @@ fn rigid_object() -> Box<ModalBank> {
         t60_s: 10.0,
         strike_shape: 1.0,
         pickup_shape: 1.0,
+        side_shape: 0.0,
     };
     bank.set_modes(&[mode], FS);
     bank
@@ -129,6 +130,7 @@ fn no_contact_step_raises_the_energy() {
                     t60_s: 3.0,
                     strike_shape: 1.0 / f64::from(i),
                     pickup_shape: 1.0,
+                    side_shape: 0.0,
                 })
                 .collect();
             bank.set_modes(&modes, FS);

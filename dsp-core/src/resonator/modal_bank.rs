@@ -24,8 +24,11 @@ pub struct Mode {
     pub t60_s: f64,
     /// Mode-shape value at the strike point (dimensionless, unit-mass normalisation).
     pub strike_shape: f64,
-    /// Mode-shape value at the pickup point.
+    /// Mode-shape value at the pickup: the mean of the two pickups' (the mono signal).
     pub pickup_shape: f64,
+    /// Half the difference of the left and the right pickup's mode-shape values (the side signal:
+    /// left = pickup + side, right = pickup − side).
+    pub side_shape: f64,
 }
 
 impl Mode {
@@ -36,6 +39,7 @@ impl Mode {
         t60_s: 0.0,
         strike_shape: 0.0,
         pickup_shape: 0.0,
+        side_shape: 0.0,
     };
 }
 
@@ -66,11 +70,19 @@ pub struct Surface {
     pub displacement_m: f64,
     /// Velocity of the strike point, m/s.
     pub velocity_m_per_s: f64,
-    /// Velocity at the pickup, m/s (the output signal).
-    pub pickup_m_per_s: f64,
+    /// What the pickups hear now.
+    pub pickup: Pickup,
     /// Strike-point displacement (m) after one more force-free step of the same length: what
     /// [`ModalBank::predict_free`] would return next, read in the same pass.
     pub next_free_displacement_m: f64,
+}
+
+/// What the two pickups hear: the mean of their velocities (mid, the mono signal) and half the
+/// difference, left minus right (side), in m/s. Left = mid + side, right = mid − side.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Pickup {
+    pub mid_m_per_s: f64,
+    pub side_m_per_s: f64,
 }
 
 /// The step lengths a bank keeps transitions for.
@@ -99,6 +111,7 @@ pub struct BankSetup {
     omega0_sq: [f64; MAX_MODES],
     strike: [f64; MAX_MODES],
     pickup: [f64; MAX_MODES],
+    side: [f64; MAX_MODES],
     full: Step,
 }
 
@@ -150,6 +163,7 @@ impl BankSetup {
             omega0_sq: zero,
             strike: zero,
             pickup: zero,
+            side: zero,
             full: Step::default(),
         }
     }
@@ -170,6 +184,7 @@ impl BankSetup {
             self.sigma[n] = 1000f64.ln() / mode.t60_s.max(1e-4);
             self.strike[n] = snap_node(mode.strike_shape);
             self.pickup[n] = snap_node(mode.pickup_shape);
+            self.side[n] = snap_node(mode.side_shape);
             n += 1;
         }
         for i in n..padded(n) {
@@ -177,6 +192,7 @@ impl BankSetup {
             self.sigma[i] = 0.0;
             self.strike[i] = 0.0;
             self.pickup[i] = 0.0;
+            self.side[i] = 0.0;
         }
         self.num_modes = n;
         self.skipped_modes = skipped;
@@ -319,6 +335,7 @@ impl ModalBank {
         to.omega0_sq[..n].copy_from_slice(&setup.omega0_sq[..n]);
         to.strike[..n].copy_from_slice(&setup.strike[..n]);
         to.pickup[..n].copy_from_slice(&setup.pickup[..n]);
+        to.side[..n].copy_from_slice(&setup.side[..n]);
         to.full.copy_lanes(&setup.full, n);
         self.sub_dt_s = f64::NAN;
         self.reset();
@@ -387,6 +404,7 @@ impl ModalBank {
             t,
             &self.setup.strike,
             &self.setup.pickup,
+            &self.setup.side,
             &mut self.q,
             &mut self.p,
             padded(self.setup.num_modes),
@@ -399,7 +417,10 @@ impl ModalBank {
         Surface {
             displacement_m: self.strike_displacement_m(),
             velocity_m_per_s: self.strike_velocity_m_per_s(),
-            pickup_m_per_s: self.pickup_velocity_m_per_s(),
+            pickup: Pickup {
+                mid_m_per_s: self.pickup_velocity_m_per_s(),
+                side_m_per_s: dot(&self.setup.side, &self.p, self.setup.num_modes),
+            },
             next_free_displacement_m: f64::NAN,
         }
     }
@@ -430,13 +451,14 @@ impl ModalBank {
         (t.compliance_m_per_n, t.mobility_m_per_s_per_n)
     }
 
-    /// Advance one full sample with no force on the object (free ringing) and return the pickup
-    /// velocity in m/s after it: the update and the output sum in one pass over the modes.
+    /// Advance one full sample with no force on the object (free ringing) and return what the
+    /// pickups hear after it: the update and the output sums in one pass over the modes.
     #[inline]
-    pub fn ring(&mut self) -> f64 {
+    pub fn ring(&mut self) -> Pickup {
         ring_lanes(
             &self.setup.full,
             &self.setup.pickup,
+            &self.setup.side,
             &mut self.q,
             &mut self.p,
             padded(self.setup.num_modes),
@@ -455,7 +477,7 @@ impl ModalBank {
         dot(&self.setup.strike, &self.p, self.setup.num_modes)
     }
 
-    /// Surface velocity at the pickup in m/s: Σ ψᵢ·q̇ᵢ (the output signal).
+    /// Velocity at the pickup (the mean of the two) in m/s: Σ ψᵢ·q̇ᵢ (the mono signal).
     #[inline]
     pub fn pickup_velocity_m_per_s(&self) -> f64 {
         dot(&self.setup.pickup, &self.p, self.setup.num_modes)
@@ -525,11 +547,15 @@ impl ModalBank {
             .any(|x| x.is_subnormal())
     }
 
-    /// Σ|ψ| of the pickup shapes: the output velocity per unit of modal velocity, at most.
+    /// Σ(|ψᵢ| + |sideᵢ|) of the pickup shapes: either channel's velocity per unit of modal
+    /// velocity, at most.
     pub fn pickup_abs_sum(&self) -> f64 {
-        self.setup.pickup[..self.setup.num_modes]
+        let n = self.setup.num_modes;
+        let (pickup, side) = (&self.setup.pickup[..n], &self.setup.side[..n]);
+        pickup
             .iter()
-            .map(|p| p.abs())
+            .zip(side)
+            .map(|(p, s)| p.abs() + s.abs())
             .sum()
     }
 
@@ -560,36 +586,44 @@ fn lane_groups_mut(values: &mut [f64; MAX_MODES], groups: usize) -> &mut [[f64; 
 fn ring_lanes(
     t: &Step,
     pickup: &[f64; MAX_MODES],
+    side: &[f64; MAX_MODES],
     q: &mut [f64; MAX_MODES],
     p: &mut [f64; MAX_MODES],
     n: usize,
-) -> f64 {
+) -> Pickup {
     let groups = n.min(MAX_MODES) / LANES;
     let (a00, a01) = (lane_groups(&t.a00, groups), lane_groups(&t.a01, groups));
     let (a10, a11) = (lane_groups(&t.a10, groups), lane_groups(&t.a11, groups));
-    let pickup = lane_groups(pickup, groups);
+    let (pickup, side) = (lane_groups(pickup, groups), lane_groups(side, groups));
     let (q, p) = (lane_groups_mut(q, groups), lane_groups_mut(p, groups));
-    let mut sum = [0.0; LANES];
+    let mut mid_sum = [0.0; LANES];
+    let mut side_sum = [0.0; LANES];
     for j in 0..groups {
         for lane in 0..LANES {
             let (qi, pi) = (q[j][lane], p[j][lane]);
             q[j][lane] = a00[j][lane] * qi + a01[j][lane] * pi;
             let p_next = a10[j][lane] * qi + a11[j][lane] * pi;
             p[j][lane] = p_next;
-            sum[lane] += pickup[j][lane] * p_next;
+            mid_sum[lane] += pickup[j][lane] * p_next;
+            side_sum[lane] += side[j][lane] * p_next;
         }
     }
-    sum.iter().sum()
+    Pickup {
+        mid_m_per_s: mid_sum.iter().sum(),
+        side_m_per_s: side_sum.iter().sum(),
+    }
 }
 
 /// One step of every mode under the held force `force_n` over the first `n` modes (a multiple
 /// of [`LANES`]), reading the strike point, the pickup and the next force-free prediction in the
 /// same pass; compiled for AVX2 + FMA as well as the baseline and chosen once at run time.
 #[multiversion::multiversion(targets("x86_64+avx2+fma"))]
+#[allow(clippy::too_many_arguments)]
 fn advance_lanes(
     t: &Step,
     strike: &[f64; MAX_MODES],
     pickup: &[f64; MAX_MODES],
+    side: &[f64; MAX_MODES],
     q: &mut [f64; MAX_MODES],
     p: &mut [f64; MAX_MODES],
     n: usize,
@@ -604,10 +638,12 @@ fn advance_lanes(
         lane_groups(&t.strike_a01, groups),
     );
     let (strike, pickup) = (lane_groups(strike, groups), lane_groups(pickup, groups));
+    let side = lane_groups(side, groups);
     let (q, p) = (lane_groups_mut(q, groups), lane_groups_mut(p, groups));
     let mut w = [0.0; LANES];
     let mut w_dot = [0.0; LANES];
     let mut out = [0.0; LANES];
+    let mut out_side = [0.0; LANES];
     let mut w_next = [0.0; LANES];
     for j in 0..groups {
         for lane in 0..LANES {
@@ -619,13 +655,17 @@ fn advance_lanes(
             w[lane] += strike[j][lane] * q_next;
             w_dot[lane] += strike[j][lane] * p_next;
             out[lane] += pickup[j][lane] * p_next;
+            out_side[lane] += side[j][lane] * p_next;
             w_next[lane] += sa00[j][lane] * q_next + sa01[j][lane] * p_next;
         }
     }
     Surface {
         displacement_m: w.iter().sum(),
         velocity_m_per_s: w_dot.iter().sum(),
-        pickup_m_per_s: out.iter().sum(),
+        pickup: Pickup {
+            mid_m_per_s: out.iter().sum(),
+            side_m_per_s: out_side.iter().sum(),
+        },
         next_free_displacement_m: w_next.iter().sum(),
     }
 }
@@ -670,6 +710,7 @@ mod tests {
             t60_s,
             strike_shape: 1.0,
             pickup_shape: 1.0,
+            side_shape: 0.0,
         };
         bank.set_modes(&[mode], FS);
         bank
@@ -718,6 +759,7 @@ mod tests {
             t60_s: 1.0,
             strike_shape: 1.0,
             pickup_shape: 1.0,
+            side_shape: 0.0,
         };
         bank.set_modes(&[m(1000.0), m(24_000.0), m(30_000.0), m(5000.0)], FS);
         assert_eq!(bank.num_modes(), 2);
@@ -732,6 +774,7 @@ mod tests {
                 t60_s: 1.0 / f64::from(i),
                 strike_shape: 1.0 / f64::from(i),
                 pickup_shape: (-1f64).powi(i),
+                side_shape: 0.0,
             })
             .collect();
         let mut a = ModalBank::new(0.1);
@@ -742,7 +785,7 @@ mod tests {
         b.advance(Slot::Full, 7.0);
         for _ in 0..500 {
             a.advance(Slot::Full, 0.0);
-            let out = b.ring();
+            let out = b.ring().mid_m_per_s;
             assert!((out - a.pickup_velocity_m_per_s()).abs() <= 1e-15 * out.abs().max(1e-9));
         }
         // Fewer modes after more: the old modes' shapes must not leak into the padded lanes.

@@ -77,8 +77,11 @@ pub struct ObjectSpec {
     pub stretch: f64,
     /// Where the object is struck, 0…1 along its length or radius (angle on a rim).
     pub strike_position: f64,
-    /// Where the object is heard, 0…1 likewise.
+    /// Where the object is heard by the left pickup, 0…1 likewise.
     pub pickup_position: f64,
+    /// Where the right pickup is, 0…1 likewise (on a circular object, also a quarter turn round
+    /// from the left one); at the left pickup's position the two are one (mono).
+    pub right_pickup_position: f64,
 }
 
 impl ObjectSpec {
@@ -93,62 +96,118 @@ impl ObjectSpec {
             stretch: 0.0,
             strike_position: 0.1,
             pickup_position: 0.05,
+            right_pickup_position: 0.13,
         }
     }
 }
 
-/// One candidate mode before sorting: frequency ratio and mode-shape values at strike and pickup.
-/// Circular objects leave the shapes to be computed after sorting (`bessel`), only for the modes
-/// kept, since each costs two Bessel-function evaluations.
+/// How a candidate mode's shape is evaluated at a point, once the mode is known to be kept (the
+/// circular objects' shapes cost two Bessel-function evaluations each).
+#[derive(Clone, Copy, Default)]
+enum Shape {
+    #[default]
+    Flat,
+    /// Free–free bar with βL = b: ½·φ(ξ) ([`bar_shape`]).
+    Bar(f64),
+    /// Simply supported plate mode (m, n): sin(mπx)·sin(nπy), y the point's line across the plate.
+    Plate(f64, f64),
+    /// Circular mode of order m and radial wavenumber κ: J_m(κr)·cos(mθ).
+    Bessel(i32, f64),
+    /// Rim mode of order m: cos(mπx), x the angle as a fraction of π.
+    Rim(f64),
+    /// String partial k: sin(kπx).
+    String(f64),
+}
+
+/// A point on an object: `x` along its length, radius or rim (0…1); `y` the line across a plate
+/// (fraction of its width); `angle` the angle on a circular object, rad.
+#[derive(Clone, Copy)]
+struct Point {
+    x: f64,
+    y: f64,
+    angle: f64,
+}
+
+impl Shape {
+    fn at(self, point: Point) -> f64 {
+        match self {
+            Shape::Flat => 0.0,
+            Shape::Bar(b) => 0.5 * bar_shape(b, point.x),
+            Shape::Plate(m, n) => (m * PI * point.x).sin() * (n * PI * point.y).sin(),
+            Shape::Bessel(m, kappa) => {
+                libm::jn(m, kappa * point.x.max(1e-3)) * (point.angle * f64::from(m)).cos()
+            }
+            Shape::Rim(m) => (m * PI * point.x).cos(),
+            Shape::String(k) => (k * PI * point.x).sin(),
+        }
+    }
+}
+
+/// One candidate mode before sorting: its frequency ratio and its shape.
 #[derive(Clone, Copy, Default)]
 struct Candidate {
     ratio: f64,
-    strike: f64,
-    pickup: f64,
-    /// (order m, radial wavenumber κ) of a circular mode whose shapes are J_m(κr)·cos(mθ).
-    bessel: Option<(i32, f64)>,
+    shape: Shape,
 }
 
 /// Candidates generated for the 2-D objects before the lowest are kept.
 const MAX_CANDIDATES: usize = 4 * MAX_MODES;
 
-/// Fill `out` with the modes of `spec` sorted by frequency; returns how many were written.
+/// A plate is struck along y = 0.37 and heard along y = 0.61 of its width, so no low mode has a
+/// nodal line there; a circular object is struck at θ = 0 and heard at θ = 0.7 rad.
+const PLATE_STRIKE_Y: f64 = 0.37;
+const PLATE_PICKUP_Y: f64 = 0.61;
+const CIRCULAR_PICKUP_ANGLE: f64 = 0.7;
+
+/// Fill `out` with the modes of `spec` sorted by frequency; returns how many were written. Each
+/// mode is heard by the left and the right pickup: its `pickup_shape` is their mean (the mono
+/// signal) and its `side_shape` half their difference (left minus right).
 pub fn object_modes(spec: &ObjectSpec, out: &mut [Mode; MAX_MODES]) -> usize {
     let mut candidates = [Candidate::default(); MAX_CANDIDATES];
     let wanted = spec.num_modes.clamp(1, MAX_MODES);
-    let (s, p) = (
-        spec.strike_position.clamp(0.0, 1.0),
-        spec.pickup_position.clamp(0.0, 1.0),
-    );
     let count = match spec.kind {
-        ObjectKind::FreeBar => bar(&mut candidates, wanted, s, p, None),
-        ObjectKind::MarimbaBar => bar(&mut candidates, wanted, s, p, Some(MARIMBA_RATIOS)),
-        ObjectKind::RectangularPlate => rectangular_plate(&mut candidates, 0.7, s, p),
-        ObjectKind::Plank => rectangular_plate(&mut candidates, 0.2, s, p),
+        ObjectKind::FreeBar => bar(&mut candidates, wanted, None),
+        ObjectKind::MarimbaBar => bar(&mut candidates, wanted, Some(MARIMBA_RATIOS)),
+        ObjectKind::RectangularPlate => rectangular_plate(&mut candidates, 0.7),
+        ObjectKind::Plank => rectangular_plate(&mut candidates, 0.2),
         ObjectKind::CircularPlate => circular_plate(&mut candidates),
         ObjectKind::Membrane => membrane(&mut candidates),
-        ObjectKind::Bell => rim(&mut candidates, wanted, s, p, bell_partial),
-        ObjectKind::Glass => rim(&mut candidates, wanted, s, p, glass_partial),
-        ObjectKind::String => string(&mut candidates, wanted, s, p),
+        ObjectKind::Bell => rim(&mut candidates, wanted, bell_partial),
+        ObjectKind::Glass => rim(&mut candidates, wanted, glass_partial),
+        ObjectKind::String => string(&mut candidates, wanted),
     };
     let candidates = &mut candidates[..count];
     candidates.sort_unstable_by(|a, b| a.ratio.total_cmp(&b.ratio));
     let n = wanted.min(count);
-    for c in candidates[..n].iter_mut() {
-        if let Some((m, kappa)) = c.bessel {
-            // Struck at r = s, θ = 0; heard at r = p, θ = 0.7 rad.
-            c.strike = libm::jn(m, kappa * s.max(1e-3));
-            c.pickup = libm::jn(m, kappa * p.max(1e-3)) * (0.7 * f64::from(m)).cos();
+    let strike = Point {
+        x: spec.strike_position.clamp(0.0, 1.0),
+        y: PLATE_STRIKE_Y,
+        angle: 0.0,
+    };
+    let left = Point {
+        x: spec.pickup_position.clamp(0.0, 1.0),
+        y: PLATE_PICKUP_Y,
+        angle: CIRCULAR_PICKUP_ANGLE,
+    };
+    let right = if spec.right_pickup_position == spec.pickup_position {
+        left
+    } else {
+        Point {
+            x: spec.right_pickup_position.clamp(0.0, 1.0),
+            y: PLATE_PICKUP_Y,
+            angle: CIRCULAR_PICKUP_ANGLE + 0.5 * PI,
         }
-    }
+    };
     let gamma = 2.0 * spec.damping_slope.clamp(0.0, 1.0);
     for (mode, c) in out.iter_mut().zip(candidates.iter()).take(n) {
         let ratio = c.ratio.powf(1.0 + spec.stretch);
+        let (l, r) = (c.shape.at(left), c.shape.at(right));
         *mode = Mode {
             freq_hz: spec.f0_hz * ratio,
             t60_s: spec.t60_s / ratio.max(1e-3).powf(gamma),
-            strike_shape: c.strike,
-            pickup_shape: c.pickup,
+            strike_shape: c.shape.at(strike),
+            pickup_shape: 0.5 * (l + r),
+            side_shape: 0.5 * (l - r),
         };
     }
     n
@@ -190,7 +249,7 @@ fn bar_shape(b: f64, xi: f64) -> f64 {
 /// free–free bar's spacing above the third.
 const MARIMBA_RATIOS: [f64; 3] = [1.0, 4.0, 10.0];
 
-fn bar(out: &mut [Candidate], n: usize, s: f64, p: f64, tuned: Option<[f64; 3]>) -> usize {
+fn bar(out: &mut [Candidate], n: usize, tuned: Option<[f64; 3]>) -> usize {
     let b1 = bar_beta_l(0);
     for (i, c) in out.iter_mut().take(n).enumerate() {
         let b = bar_beta_l(i);
@@ -202,18 +261,15 @@ fn bar(out: &mut [Candidate], n: usize, s: f64, p: f64, tuned: Option<[f64; 3]>)
         };
         *c = Candidate {
             ratio,
-            strike: 0.5 * bar_shape(b, s),
-            pickup: 0.5 * bar_shape(b, p),
-            bessel: None,
+            shape: Shape::Bar(b),
         };
     }
     n
 }
 
 /// Simply supported rectangular plate of sides 1 × `aspect`: f_mn ∝ m² + (n/aspect)² (Leissa,
-/// *Vibration of Plates*, NASA SP-160, §4.1), shapes sin(mπx)·sin(nπy/aspect); struck along
-/// y = 0.37·aspect and heard along y = 0.61·aspect, so no low mode has a nodal line there.
-fn rectangular_plate(out: &mut [Candidate], aspect: f64, s: f64, p: f64) -> usize {
+/// *Vibration of Plates*, NASA SP-160, §4.1), shapes sin(mπx)·sin(nπy/aspect).
+fn rectangular_plate(out: &mut [Candidate], aspect: f64) -> usize {
     let base = 1.0 + 1.0 / (aspect * aspect);
     let mut count = 0;
     let side = (out.len() as f64).sqrt() as usize;
@@ -222,9 +278,7 @@ fn rectangular_plate(out: &mut [Candidate], aspect: f64, s: f64, p: f64) -> usiz
             let (mf, nf) = (m as f64, n as f64);
             out[count] = Candidate {
                 ratio: (mf * mf + (nf / aspect).powi(2)) / base,
-                strike: (mf * PI * s).sin() * (nf * PI * 0.37).sin(),
-                pickup: (mf * PI * p).sin() * (nf * PI * 0.61).sin(),
-                bessel: None,
+                shape: Shape::Plate(mf, nf),
             };
             count += 1;
         }
@@ -246,8 +300,7 @@ fn circular_plate(out: &mut [Candidate]) -> usize {
             if m + 2 * n >= 2 {
                 out[count] = Candidate {
                     ratio: (order / 2.0).powi(2),
-                    bessel: Some((m as i32, order * PI / 2.0)),
-                    ..Candidate::default()
+                    shape: Shape::Bessel(m as i32, order * PI / 2.0),
                 };
                 count += 1;
             }
@@ -263,8 +316,7 @@ fn membrane(out: &mut [Candidate]) -> usize {
     for (c, &(m, j)) in out.iter_mut().zip(MEMBRANE_ZEROS.iter()) {
         *c = Candidate {
             ratio: j / j01,
-            bessel: Some((i32::from(m), j)),
-            ..Candidate::default()
+            shape: Shape::Bessel(i32::from(m), j),
         };
     }
     MEMBRANE_ZEROS.len()
@@ -435,37 +487,24 @@ fn glass_partial(i: usize) -> (f64, usize) {
     (law(m as f64) / law(2.0), m)
 }
 
-/// Rim objects: partial `i` of `partial(i) = (ratio, m)`, shapes cos(m·θ) with the strike and
-/// pickup angles θ = π·s and π·p.
-fn rim(
-    out: &mut [Candidate],
-    n: usize,
-    s: f64,
-    p: f64,
-    partial: fn(usize) -> (f64, usize),
-) -> usize {
+/// Rim objects: partial `i` of `partial(i) = (ratio, m)`, shapes cos(m·θ) at the angle θ = π·x.
+fn rim(out: &mut [Candidate], n: usize, partial: fn(usize) -> (f64, usize)) -> usize {
     for (i, c) in out.iter_mut().take(n).enumerate() {
         let (ratio, m) = partial(i);
-        let m = m as f64;
         *c = Candidate {
             ratio,
-            strike: (m * PI * s).cos(),
-            pickup: (m * PI * p).cos(),
-            bessel: None,
+            shape: Shape::Rim(m as f64),
         };
     }
     n
 }
 
 /// Ideal string: partials n·f0 with shapes sin(nπx).
-fn string(out: &mut [Candidate], n: usize, s: f64, p: f64) -> usize {
+fn string(out: &mut [Candidate], n: usize) -> usize {
     for (i, c) in out.iter_mut().take(n).enumerate() {
-        let k = (i + 1) as f64;
         *c = Candidate {
-            ratio: k,
-            strike: (k * PI * s).sin(),
-            pickup: (k * PI * p).sin(),
-            bessel: None,
+            ratio: (i + 1) as f64,
+            shape: Shape::String((i + 1) as f64),
         };
     }
     n

@@ -128,6 +128,25 @@ pub struct Roll {
 /// Speed (m/s) below which a ball rolling to a stop rests.
 const ROLL_REST_M_PER_S: f64 = 1e-4;
 
+/// The stereo image: the object's two pickups ([`ObjectSpec::right_pickup_position`]) make it; a
+/// voice's pan by its key is optional. Both are read at note-on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stereo {
+    /// Share of the pickups' difference in the output, 0 (mono) … 1 (left and right pickup as
+    /// they are). The sum of the channels never depends on it.
+    pub width: f64,
+    /// Pan by key, 0 … 1: a voice is panned by this times (key − 60)/48, clamped to ±1 (four
+    /// octaves from middle C to a side), with constant-sum gains 1 ∓ pan.
+    pub pan_by_key: f64,
+}
+
+impl Stereo {
+    /// The pan of `note`, −1 … 1.
+    pub fn pan(&self, note: u8) -> f64 {
+        (self.pan_by_key.clamp(0.0, 1.0) * (f64::from(note) - 60.0) / 48.0).clamp(-1.0, 1.0)
+    }
+}
+
 /// How loud a voice is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
@@ -154,6 +173,7 @@ pub struct Patch {
     pub release_fraction: f64,
     /// Output level: calibrated by the patch's physics, or raw pickup velocity.
     pub level: Level,
+    pub stereo: Stereo,
     /// Linear output gain on top of the level (applied live).
     pub gain: f64,
     pub mode: PlayMode,
@@ -191,6 +211,10 @@ impl Default for Patch {
                 shape: 1.5,
             },
             level: Level::Calibrated,
+            stereo: Stereo {
+                width: 1.0,
+                pan_by_key: 0.0,
+            },
             release_fraction: 0.0,
             gain: 1.0,
             mode: PlayMode::Strike,
@@ -241,6 +265,7 @@ struct Voice {
     /// Output per m/s of pickup velocity, set at the note-on (the patch's level, and in roll
     /// mode the velocity's).
     gain: f64,
+    stereo: Placement,
 }
 
 impl Voice {
@@ -259,6 +284,7 @@ impl Voice {
             stopping: false,
             mode: PlayMode::Strike,
             gain: OUTPUT_GAIN_PER_M_PER_S,
+            stereo: Placement::default(),
         }
     }
 
@@ -284,6 +310,10 @@ impl Voice {
         self.rolling = None;
         self.mode = patch.mode;
         self.gain = strike.gain;
+        self.stereo = Placement {
+            width: patch.stereo.width.clamp(0.0, 1.0),
+            pan: strike.pan,
+        };
         let hammer = &mut self.hammer;
         hammer.set_prepared(contact);
         hammer.set_track_acceleration(0.0);
@@ -372,16 +402,23 @@ impl Voice {
         self.bank.limit_t60(CHOKE_T60_S, sample_rate_hz);
     }
 
-    /// Render `out.len()` samples, added to `out`, cut where the voice's age reaches a multiple
-    /// of [`MAX_CHUNK`] (its decision points). Returns false if the voice went non-finite or ran
-    /// away, in which case it is silenced from the first bad sample on.
-    fn render(&mut self, patch: &Patch, dt_s: f64, out: &mut [f32], scratch: &mut [f64]) -> bool {
+    /// Render `out.len()` samples, added to `out` (the left channel, or the mono signal without
+    /// `right`), cut where the voice's age reaches a multiple of [`MAX_CHUNK`] (its decision
+    /// points). Returns false if the voice went non-finite or ran away, in which case it is
+    /// silenced from the first bad sample on.
+    fn render(
+        &mut self,
+        patch: &Patch,
+        dt_s: f64,
+        out: &mut Output<'_>,
+        scratch: &mut Scratch,
+    ) -> bool {
         let mut start = 0;
         while start < out.len() && self.active {
             let to_decision = MAX_CHUNK - (self.age_samples % MAX_CHUNK as u64) as usize;
             let end = (start + to_decision).min(out.len());
             let decide = end - start == to_decision;
-            if !self.render_segment(patch, dt_s, &mut out[start..end], scratch, decide) {
+            if !self.render_segment(patch, dt_s, &mut out.part(start, end), scratch, decide) {
                 return false;
             }
             self.age_samples += (end - start) as u64;
@@ -395,12 +432,12 @@ impl Voice {
         &mut self,
         patch: &Patch,
         dt_s: f64,
-        out: &mut [f32],
-        scratch: &mut [f64],
+        out: &mut Output<'_>,
+        scratch: &mut Scratch,
         decide: bool,
     ) -> bool {
-        let scratch = &mut scratch[..out.len()];
-        let gain = self.gain * patch.gain;
+        let len = out.len();
+        let (mid, side) = (&mut scratch.mid[..len], &mut scratch.side[..len]);
         if let Some(rolling) = self.rolling.as_mut() {
             let (target, smoothing) = if self.stopping {
                 (0.0, patch.roll.stop_time_s)
@@ -410,13 +447,13 @@ impl Voice {
                     patch.roll.smoothing_s,
                 )
             };
-            for y in scratch.iter_mut() {
+            for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
                 let track_accel = rolling.advance(target, smoothing, dt_s);
                 self.hammer.set_track_acceleration(track_accel);
-                *y = gain
-                    * self
-                        .hammer
-                        .process_sample(&patch.contact, &mut self.bank, dt_s);
+                let pickup = self
+                    .hammer
+                    .process_sample(&patch.contact, &mut self.bank, dt_s);
+                (*m, *s) = (pickup.mid_m_per_s, pickup.side_m_per_s);
             }
             if decide && self.stopping && rolling.speed_m_per_s() < ROLL_REST_M_PER_S {
                 if !self.hammer.is_retired() {
@@ -425,31 +462,37 @@ impl Voice {
                 self.rolling = None;
             }
         } else {
-            for y in scratch.iter_mut() {
-                *y = gain
-                    * self
-                        .hammer
-                        .process_sample(&patch.contact, &mut self.bank, dt_s);
+            for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
+                let pickup = self
+                    .hammer
+                    .process_sample(&patch.contact, &mut self.bank, dt_s);
+                (*m, *s) = (pickup.mid_m_per_s, pickup.side_m_per_s);
             }
         }
         if decide {
             self.bank.flush_negligible();
         }
-        // Up to the first sample that is not finite (in f32 too) or beyond what the energy put
-        // in allows (NaN fails the comparison); a non-finite state is looked for at decisions.
-        let limit = (RUNAWAY_AMPLITUDE * gain.abs() * self.bank.pickup_abs_sum()
+        // Up to the first sample that is not finite or beyond what the energy put in allows
+        // (NaN fails the comparison); a non-finite state is looked for at decisions.
+        // (A rolling voice's energy is unbounded: ∞, or NaN with no mode heard, means no limit;
+        // `min` drops the NaN.)
+        let limit_m_per_s = (RUNAWAY_AMPLITUDE * self.bank.pickup_abs_sum()
             / self.bank.mass_kg().sqrt()
             * (2.0 * self.input_energy_j).sqrt())
-        .min(f64::from(f32::MAX));
-        let sound = scratch
+        .min(f64::MAX);
+        let gain = self.gain * patch.gain;
+        let sound = mid
             .iter()
-            .position(|y| !(y.abs() <= limit))
-            .unwrap_or(scratch.len());
-        for (o, y) in out.iter_mut().zip(&scratch[..sound]) {
-            *o += *y as f32;
-        }
-        if sound < scratch.len() || (decide && !(self.bank.is_finite() && self.hammer.is_finite()))
-        {
+            .zip(side.iter())
+            .position(|(m, s)| {
+                let (left, right) = self.stereo.mix(gain, *m, *s);
+                !(m.abs() + s.abs() <= limit_m_per_s
+                    && left.abs() <= f64::from(f32::MAX)
+                    && right.abs() <= f64::from(f32::MAX))
+            })
+            .unwrap_or(len);
+        out.add(&self.stereo, gain, &mid[..sound], &side[..sound]);
+        if sound < len || (decide && !(self.bank.is_finite() && self.hammer.is_finite())) {
             self.silence();
             return false;
         }
@@ -467,11 +510,97 @@ impl Voice {
     }
 }
 
+/// A voice's place in the stereo image, set at its note-on: the width of its pickups' image and
+/// its pan.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Placement {
+    /// Side signal's share, 0 (mono) … 1 (the two pickups as they are).
+    width: f64,
+    /// −1 (left) … 1 (right), constant-sum: the channels' gains are 1 − pan and 1 + pan, so
+    /// their sum does not depend on it.
+    pan: f64,
+}
+
+impl Placement {
+    /// Left and right output of a voice at `gain` hearing `mid` and `side` (m/s).
+    #[inline]
+    fn mix(&self, gain: f64, mid: f64, side: f64) -> (f64, f64) {
+        let side = self.width * side;
+        (
+            gain * (1.0 - self.pan) * (mid + side),
+            gain * (1.0 + self.pan) * (mid - side),
+        )
+    }
+}
+
+/// Where voices add their output: one mono channel (the mean of left and right) or two.
+enum Output<'a> {
+    Mono(&'a mut [f32]),
+    Stereo(&'a mut [f32], &'a mut [f32]),
+}
+
+impl Output<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Output::Mono(out) | Output::Stereo(out, _) => out.len(),
+        }
+    }
+
+    /// Samples `start..end` of the channels.
+    fn part(&mut self, start: usize, end: usize) -> Output<'_> {
+        match self {
+            Output::Mono(out) => Output::Mono(&mut out[start..end]),
+            Output::Stereo(left, right) => {
+                Output::Stereo(&mut left[start..end], &mut right[start..end])
+            }
+        }
+    }
+
+    /// Add a voice's `mid` and `side` signals (m/s), placed by `stereo` at `gain`.
+    fn add(&mut self, stereo: &Placement, gain: f64, mid: &[f64], side: &[f64]) {
+        match self {
+            Output::Mono(out) => {
+                for ((o, m), s) in out.iter_mut().zip(mid).zip(side) {
+                    let (left, right) = stereo.mix(gain, *m, *s);
+                    *o += (0.5 * (left + right)) as f32;
+                }
+            }
+            Output::Stereo(out_left, out_right) => {
+                for (((l, r), m), s) in out_left
+                    .iter_mut()
+                    .zip(out_right.iter_mut())
+                    .zip(mid)
+                    .zip(side)
+                {
+                    let (left, right) = stereo.mix(gain, *m, *s);
+                    *l += left as f32;
+                    *r += right as f32;
+                }
+            }
+        }
+    }
+}
+
+/// A voice's working buffers: what its pickups hear over one piece of a block, m/s.
+struct Scratch {
+    mid: Vec<f64>,
+    side: Vec<f64>,
+}
+
+impl Scratch {
+    fn new() -> Self {
+        Self {
+            mid: vec![0.0; MAX_CHUNK],
+            side: vec![0.0; MAX_CHUNK],
+        }
+    }
+}
+
 /// Fixed-capacity polyphonic engine. All memory is allocated in [`Engine::new`].
 pub struct Engine {
     voices: Vec<Voice>,
     polyphony: usize,
-    scratch: Vec<f64>,
+    scratch: Scratch,
     /// Every key's object, the contacts' tables and the level calibration of the patch.
     prepared: Box<Prepared>,
     sample_rate_hz: f64,
@@ -490,7 +619,7 @@ impl Engine {
         Self {
             voices: (0..MAX_VOICES).map(|_| Voice::new(&patch)).collect(),
             polyphony: DEFAULT_POLYPHONY,
-            scratch: vec![0.0; MAX_CHUNK],
+            scratch: Scratch::new(),
             prepared: Prepared::new(sample_rate_hz),
             sample_rate_hz,
             samples_rendered: 0,
@@ -540,7 +669,10 @@ impl Engine {
         let seed = self.notes_struck ^ (u64::from(note) << 32);
         self.prepared.ensure(patch, note);
         let key = self.prepared.key(note);
-        let strike = self.prepared.calibration().strike(patch, velocity);
+        let strike = Strike {
+            pan: patch.stereo.pan(note),
+            ..self.prepared.calibration().strike(patch, velocity)
+        };
         let voice = &mut self.voices[index];
         voice.hammer.set_tracing(true);
         let object = if sounding.is_none() {
@@ -606,20 +738,44 @@ impl Engine {
             .for_each(|voice| voice.choke(fs));
     }
 
-    /// Render `out.len()` samples of the sum of all voices into `out` (overwritten).
+    /// Render `out.len()` samples of the sum of all voices into `out` (overwritten), mono: the
+    /// mean of the left and right channels of [`Engine::process_stereo`].
     pub fn process(&mut self, patch: &Patch, out: &mut [f32]) {
         out.fill(0.0);
+        self.render(patch, Output::Mono(out));
+    }
+
+    /// Render `left.len()` samples of the sum of all voices into `left` and `right`
+    /// (overwritten; `right` as long as `left`).
+    pub fn process_stereo(&mut self, patch: &Patch, left: &mut [f32], right: &mut [f32]) {
+        let len = left.len().min(right.len());
+        let (left, right) = (&mut left[..len], &mut right[..len]);
+        left.fill(0.0);
+        right.fill(0.0);
+        self.render(patch, Output::Stereo(left, right));
+    }
+
+    fn render(&mut self, patch: &Patch, mut out: Output<'_>) {
         let dt_s = 1.0 / self.sample_rate_hz;
-        for chunk in out.chunks_mut(MAX_CHUNK) {
+        let len = out.len();
+        let mut start = 0;
+        while start < len {
+            let end = (start + MAX_CHUNK).min(len);
+            let mut chunk = out.part(start, end);
             for voice in self.voices.iter_mut().filter(|v| v.active) {
-                if !voice.render(patch, dt_s, chunk, &mut self.scratch) {
+                if !voice.render(patch, dt_s, &mut chunk, &mut self.scratch) {
                     self.non_finite_resets += 1;
                 }
             }
-            self.samples_rendered += chunk.len() as u64;
+            self.samples_rendered += (end - start) as u64;
+            start = end;
         }
-        for y in out.iter_mut() {
-            *y = flush_subnormal(*y);
+        match out {
+            Output::Mono(out) => out.iter_mut().for_each(|y| *y = flush_subnormal(*y)),
+            Output::Stereo(left, right) => left
+                .iter_mut()
+                .chain(right.iter_mut())
+                .for_each(|y| *y = flush_subnormal(*y)),
         }
     }
 

@@ -1,7 +1,9 @@
 //! What notes need that depends only on the patch — every key's object, the contacts' tables and
 //! the level calibration — built off the audio thread, or at a note-on when the note comes first.
 
-use super::{Level, Patch, PlayMode, Roll, Voice, MAX_CHUNK, OUTPUT_GAIN_PER_M_PER_S};
+use super::{
+    Level, Output, Patch, PlayMode, Roll, Scratch, Voice, MAX_CHUNK, OUTPUT_GAIN_PER_M_PER_S,
+};
 use crate::interaction::ContactPrep;
 use crate::resonator::{object_modes, BankSetup, Mode, ObjectSpec, MAX_MODES};
 
@@ -33,12 +35,13 @@ const LADDER: usize = 8;
 const MAX_MAKEUP: f64 = 1e4;
 
 /// How one note starts: the hammer's speed towards the object, the height it starts from (a
-/// bounce), and the output gain per m/s of pickup velocity.
+/// bounce), the output gain per m/s of pickup velocity, and the pan (see [`super::Stereo`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Strike {
     pub v_in_m_per_s: f64,
     pub drop_height_m: f64,
     pub gain: f64,
+    pub pan: f64,
 }
 
 /// The patch's level, measured by rendering its reference note: the peak output of a strike at
@@ -78,6 +81,7 @@ impl Calibration {
                 v_in_m_per_s: self.speed_for(level_db),
                 drop_height_m: 0.0,
                 gain,
+                pan: 0.0,
             },
             PlayMode::Bounce => {
                 // Thrown down from the drop height, or let fall from lower for an impact slower
@@ -93,12 +97,14 @@ impl Calibration {
                         0.5 * impact * impact / g
                     },
                     gain,
+                    pan: 0.0,
                 }
             }
             PlayMode::Roll => Strike {
                 v_in_m_per_s: 0.0,
                 drop_height_m: 0.0,
                 gain: gain * 10f64.powf(level_db / 20.0),
+                pan: 0.0,
             },
         }
     }
@@ -154,8 +160,9 @@ pub struct Prepared {
     modes: Box<[Mode; MAX_MODES]>,
     /// The voice that renders the reference notes, and its buffers.
     reference: Voice,
-    out: Vec<f32>,
-    scratch: Vec<f64>,
+    left: Vec<f32>,
+    right: Vec<f32>,
+    scratch: Scratch,
 }
 
 /// The part of `patch` a preparation depends on: the live controls (output gain, roll
@@ -189,8 +196,9 @@ impl Prepared {
                 .collect(),
             modes: Box::new([Mode::SILENT; MAX_MODES]),
             reference: Voice::new(&patch),
-            out: vec![0.0; MAX_CHUNK],
-            scratch: vec![0.0; MAX_CHUNK],
+            left: vec![0.0; MAX_CHUNK],
+            right: vec![0.0; MAX_CHUNK],
+            scratch: Scratch::new(),
         })
     }
 
@@ -308,6 +316,7 @@ impl Prepared {
             v_in_m_per_s,
             drop_height_m: 0.0,
             gain: 1.0,
+            pan: 0.0,
         };
         let fs = self.sample_rate_hz;
         if patch.mode != PlayMode::Roll {
@@ -327,8 +336,8 @@ impl Prepared {
         ROLL_CREST * mean_square.sqrt()
     }
 
-    /// Render the reference note of `patch` for `samples` samples: its peak pickup velocity (m/s)
-    /// and its mean square velocity after `skip` samples.
+    /// Render the reference note of `patch` for `samples` samples at unit gain: the peak of the
+    /// louder channel (m/s), and the larger channel's mean square after `skip` samples.
     fn render_reference(
         &mut self,
         patch: &Patch,
@@ -341,21 +350,28 @@ impl Prepared {
         self.reference
             .start(patch, Some(bank), &self.contact, strike, seed);
         let dt_s = 1.0 / self.sample_rate_hz;
-        let (mut peak, mut sum_sq, mut done) = (0.0f64, 0.0f64, 0);
+        let (mut peak, mut sum_sq, mut done) = (0.0f64, [0.0f64; 2], 0);
         while done < samples && self.reference.active {
-            let out = &mut self.out[..(samples - done).min(MAX_CHUNK)];
-            out.fill(0.0);
-            self.reference.render(patch, dt_s, out, &mut self.scratch);
-            for (i, y) in out.iter().enumerate() {
-                let y = f64::from(y.abs());
-                peak = peak.max(y);
-                if done + i >= skip {
-                    sum_sq += y * y;
+            let len = (samples - done).min(MAX_CHUNK);
+            let (left, right) = (&mut self.left[..len], &mut self.right[..len]);
+            left.fill(0.0);
+            right.fill(0.0);
+            let mut out = Output::Stereo(left, right);
+            self.reference
+                .render(patch, dt_s, &mut out, &mut self.scratch);
+            for (channel, out) in [&self.left[..len], &self.right[..len]].iter().enumerate() {
+                for (i, y) in out.iter().enumerate() {
+                    let y = f64::from(y.abs());
+                    peak = peak.max(y);
+                    if done + i >= skip {
+                        sum_sq[channel] += y * y;
+                    }
                 }
             }
-            done += out.len();
+            done += len;
         }
         self.reference.silence();
-        (peak, sum_sq / samples.saturating_sub(skip).max(1) as f64)
+        let mean_square = sum_sq[0].max(sum_sq[1]) / samples.saturating_sub(skip).max(1) as f64;
+        (peak, mean_square)
     }
 }

@@ -439,3 +439,80 @@ fn a_voice_does_not_depend_on_what_the_engine_played_before() {
         );
     }
 }
+
+/// Render `note` at velocity 0.8 in stereo and in mono for `samples` samples.
+fn stereo_and_mono(patch: &Patch, note: u8, samples: usize) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+    let (mut left, mut right, mut mono) =
+        (vec![0.0; samples], vec![0.0; samples], vec![0.0; samples]);
+    let mut e = Engine::new(48_000.0);
+    e.note_on(patch, note, 0.8);
+    for (l, r) in left.chunks_mut(300).zip(right.chunks_mut(300)) {
+        e.process_stereo(patch, l, r);
+    }
+    let mut e = Engine::new(48_000.0);
+    e.note_on(patch, note, 0.8);
+    for m in mono.chunks_mut(300) {
+        e.process(patch, m);
+    }
+    (left, right, mono)
+}
+
+fn rms64(x: impl Iterator<Item = f64>) -> f64 {
+    let (sum, n) = x.fold((0.0, 0usize), |(s, n), y| (s + y * y, n + 1));
+    (sum / n.max(1) as f64).sqrt()
+}
+
+/// Two pickups a spread apart hear every object differently (a strike off the centre, the
+/// defaults); the mean of the channels is the mono output, sample for sample.
+#[test]
+fn two_pickups_make_the_stereo_image_and_sum_to_the_mono_output() {
+    for kind in ObjectKind::ALL {
+        let mut patch = Patch::default();
+        patch.object.kind = kind;
+        let (left, right, mono) = stereo_and_mono(&patch, 60, 9600);
+        let difference = rms64(left.iter().zip(&right).map(|(l, r)| f64::from(l - r)));
+        let sum = rms64(left.iter().zip(&right).map(|(l, r)| f64::from(l + r)));
+        assert!(
+            difference > 0.05 * sum,
+            "{}: channels differ by {difference:e} against {sum:e}",
+            kind.name()
+        );
+        for ((l, r), m) in left.iter().zip(&right).zip(&mono) {
+            // Each channel is rounded to f32 on its own: the tolerance scales with them.
+            let mean = 0.5 * (f64::from(*l) + f64::from(*r));
+            assert!(
+                (mean - f64::from(*m)).abs() <= 1e-6 * f64::from(l.abs() + r.abs()) + 1e-9,
+                "{}: (L + R)/2 = {mean} but mono {m}",
+                kind.name()
+            );
+        }
+    }
+}
+
+/// No spread, or no width, is mono: both channels the same, bit for bit.
+#[test]
+fn no_spread_or_no_width_is_mono() {
+    let mut no_spread = Patch::default();
+    no_spread.object.right_pickup_position = no_spread.object.pickup_position;
+    let mut no_width = Patch::default();
+    no_width.stereo.width = 0.0;
+    for patch in [no_spread, no_width] {
+        let (left, right, _) = stereo_and_mono(&patch, 64, 4800);
+        assert!(peak(&left) > 0.01);
+        assert_eq!(left, right);
+    }
+}
+
+/// Pan by key: a note four octaves above middle C is all right, four below all left, with
+/// constant-sum gains (the mean of the channels is the unpanned mid).
+#[test]
+fn pan_by_key_places_the_outer_keys_at_the_sides() {
+    let mut patch = Patch::default();
+    patch.stereo.pan_by_key = 1.0;
+    patch.stereo.width = 0.0;
+    let (left, right, mono) = stereo_and_mono(&patch, 108, 4800);
+    assert!(peak(&left) == 0.0 && peak(&right) > 0.01);
+    let (left, right, _) = stereo_and_mono(&patch, 12, 4800);
+    assert!(peak(&right) == 0.0 && peak(&left) > 0.01);
+    assert!(peak(&mono) > 0.0);
+}
