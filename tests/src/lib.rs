@@ -398,8 +398,8 @@ impl Session {
         self.render_channels(r, |start, left, _| on_block(start, left))
     }
 
-    /// Like [`Session::render_streaming`], with both channels.
-    fn render_channels(
+    /// Like [`Session::render_streaming`], with both channels (left, right).
+    pub fn render_channels(
         &mut self,
         r: &Render,
         mut on_block: impl FnMut(usize, &[f32], &[f32]) + Send,

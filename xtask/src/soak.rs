@@ -196,7 +196,7 @@ pub fn soak(clap: &Path, minutes: f64, seed: u64) -> Result<SoakReport> {
     let mut patch = params.patch(&controllers);
     let mut engine = Engine::new(SAMPLE_RATE_HZ);
     engine.set_polyphony(params.polyphony.value().max(1) as usize);
-    let mut twin = vec![0.0f32; MAX_BLOCK];
+    let mut twin = [vec![0.0f32; MAX_BLOCK], vec![0.0f32; MAX_BLOCK]];
     let mut next = 0;
     let mut report = SoakReport {
         audio_s: total_frames as f64 / SAMPLE_RATE_HZ,
@@ -216,7 +216,7 @@ pub fn soak(clap: &Path, minutes: f64, seed: u64) -> Result<SoakReport> {
     let mut error: Option<anyhow::Error> = None;
     let started = Instant::now();
     session
-        .render_streaming(
+        .render_channels(
             &Render {
                 sample_rate_hz: SAMPLE_RATE_HZ,
                 block_frames: MAX_BLOCK,
@@ -228,10 +228,11 @@ pub fn soak(clap: &Path, minutes: f64, seed: u64) -> Result<SoakReport> {
                 block_pattern: &pattern,
                 ..Render::default()
             },
-            |start, block| {
+            |start, left, right| {
                 let twin_started = Instant::now();
-                report.nan_count += block.iter().filter(|y| !y.is_finite()).count() as u64;
-                let end = start + block.len();
+                report.nan_count +=
+                    left.iter().chain(right).filter(|y| !y.is_finite()).count() as u64;
+                let end = start + left.len();
                 let mut at = start;
                 while at < end {
                     while next < events.len() && events[next].at() as usize <= at {
@@ -255,12 +256,20 @@ pub fn soak(clap: &Path, minutes: f64, seed: u64) -> Result<SoakReport> {
                         next += 1;
                     }
                     let until = events.get(next).map_or(end, |e| (e.at() as usize).min(end));
-                    let out = &mut twin[..until - at];
-                    engine.process(&patch, out);
+                    let [twin_left, twin_right] = &mut twin;
+                    let (twin_left, twin_right) =
+                        (&mut twin_left[..until - at], &mut twin_right[..until - at]);
+                    engine.process_stereo(&patch, twin_left, twin_right);
                     let voices = engine.active_voices();
                     report.peak_voices = report.peak_voices.max(voices);
-                    voice_samples += (voices * out.len()) as f64;
-                    for (y, t) in block[at - start..until - start].iter().zip(out.iter()) {
+                    voice_samples += (voices * twin_left.len()) as f64;
+                    let (plugin, twin) = (
+                        left[at - start..until - start]
+                            .iter()
+                            .chain(&right[at - start..until - start]),
+                        twin_left.iter().chain(twin_right.iter()),
+                    );
+                    for (y, t) in plugin.zip(twin) {
                         if y.to_bits() != t.to_bits() {
                             report.mismatches += 1;
                         }

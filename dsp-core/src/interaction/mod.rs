@@ -511,10 +511,11 @@ impl Hammer {
             bank.advance(Slot::OneOff, 0.0);
         }
         // The interpolated onset may overshoot by a hair (the surface moves on a curve): start the
-        // contact at x = 0 rather than create potential energy no force has paid for.
+        // contact at x = 0 rather than create potential energy no force has paid for. A body laid
+        // in contact (x > 0 before the sample: `place`) keeps its compression.
         self.surface = bank.surface();
         let overshoot_m = self.position_m - self.surface.displacement_m;
-        if overshoot_m > 0.0 {
+        if x < 0.0 && overshoot_m > 0.0 {
             self.position_m -= overshoot_m;
         }
         let v_in = (self.velocity_m_per_s - self.surface.velocity_m_per_s).max(1e-9);

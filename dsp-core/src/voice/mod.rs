@@ -346,6 +346,9 @@ impl Voice {
                     ..patch.bounce.gravity
                 });
                 hammer.set_irregularity(0.0, seed);
+                // Laid on gently: the object starts deflected under the ball's weight.
+                let weight_n = patch.hammer_mass_kg * patch.bounce.gravity.accel_m_per_s2.max(0.0);
+                self.bank.preload(weight_n);
                 hammer.place(&self.bank, &patch.contact, patch.hammer_mass_kg);
                 self.input_energy_j = f64::INFINITY;
                 let settings = RollSettings {

@@ -23,7 +23,7 @@ const REFERENCE_ROLL_SETTLE_S: f64 = 0.1;
 const REFERENCE_ROLL_S: f64 = 0.3;
 /// The rolling tracks (seeds) a reference roll is measured on: one track's level over a fraction
 /// of a second is a random draw, ±2–3 dB about the mean.
-const REFERENCE_ROLL_SEEDS: [u64; 2] = [1, 2];
+const REFERENCE_ROLL_SEEDS: [u64; 4] = [1, 2, 3, 4];
 /// Peak over RMS the calibration assumes for a rolling ball: its sound is filtered noise, whose
 /// peak over a second or two lies about 4 standard deviations out. A peak measured over a short
 /// render would scatter by several dB with the track's random draw; the RMS scatters less.
@@ -163,6 +163,9 @@ pub struct Prepared {
     left: Vec<f32>,
     right: Vec<f32>,
     scratch: Scratch,
+    /// A reference roll's mean mode energies (J), and the steady mean square they give (m²/s²).
+    energies: [f64; MAX_MODES],
+    steady_mean_square: f64,
 }
 
 /// The part of `patch` a preparation depends on: the live controls (output gain, roll
@@ -199,6 +202,8 @@ impl Prepared {
             left: vec![0.0; MAX_CHUNK],
             right: vec![0.0; MAX_CHUNK],
             scratch: Scratch::new(),
+            energies: [0.0; MAX_MODES],
+            steady_mean_square: 0.0,
         })
     }
 
@@ -303,10 +308,12 @@ impl Prepared {
         calibration
     }
 
-    /// Peak pickup velocity (m/s) of the reference note: struck at `v_in` over
-    /// [`REFERENCE_STRIKE_S`] (a bounce: thrown at `v_in` from the object's surface, so its first
-    /// impacts are the real ones), or rolling: [`ROLL_CREST`] times its RMS over
-    /// [`REFERENCE_ROLL_S`] after [`REFERENCE_ROLL_SETTLE_S`], on each of [`REFERENCE_ROLL_SEEDS`].
+    /// Peak pickup velocity (m/s) of the reference note, on the louder channel: struck at `v_in`
+    /// over [`REFERENCE_STRIKE_S`] (a bounce: thrown at `v_in` from the object's surface, so its
+    /// first impacts are the real ones), or rolling: [`ROLL_CREST`] times the steady RMS that the
+    /// modes' energies over [`REFERENCE_ROLL_S`] after [`REFERENCE_ROLL_SETTLE_S`] extrapolate to
+    /// (see [`crate::resonator::ModalBank::steady_pickup_mean_squares`]: a long-ringing object is still filling up
+    /// after a fraction of a second), averaged over [`REFERENCE_ROLL_SEEDS`].
     fn reference_peak(&mut self, patch: &Patch, v_in_m_per_s: f64) -> f64 {
         let reference = Patch {
             gain: 1.0,
@@ -321,36 +328,38 @@ impl Prepared {
         let fs = self.sample_rate_hz;
         if patch.mode != PlayMode::Roll {
             let samples = (REFERENCE_STRIKE_S * fs).ceil() as usize;
-            return self.render_reference(&reference, strike, 0, 0, samples).0;
+            return self.render_reference(&reference, strike, 0, samples, None);
         }
         let skip = (REFERENCE_ROLL_SETTLE_S * fs).ceil() as usize;
         let samples = skip + (REFERENCE_ROLL_S * fs).ceil() as usize;
-        let mean_square = REFERENCE_ROLL_SEEDS
-            .iter()
-            .map(|&seed| {
-                self.render_reference(&reference, strike, seed, skip, samples)
-                    .1
-            })
-            .sum::<f64>()
-            / REFERENCE_ROLL_SEEDS.len() as f64;
-        ROLL_CREST * mean_square.sqrt()
+        let weight_n = patch.hammer_mass_kg * patch.bounce.gravity.accel_m_per_s2.max(0.0);
+        let mut mean_square = 0.0;
+        for &seed in &REFERENCE_ROLL_SEEDS {
+            self.energies = [0.0; MAX_MODES];
+            self.render_reference(&reference, strike, seed, samples, Some((skip, weight_n)));
+            mean_square += self.steady_mean_square;
+        }
+        ROLL_CREST * (mean_square / REFERENCE_ROLL_SEEDS.len() as f64).sqrt()
     }
 
-    /// Render the reference note of `patch` for `samples` samples at unit gain: the peak of the
-    /// louder channel (m/s), and the larger channel's mean square after `skip` samples.
+    /// Render the reference note of `patch` for `samples` samples at unit gain and return the
+    /// peak of the louder channel (m/s). With `steady = Some((skip, weight))`, also average the
+    /// modes' energies (about their equilibrium under the ball's weight) from sample `skip` on, at
+    /// every decision point, and leave the louder pickup's steady mean square in
+    /// `steady_mean_square`.
     fn render_reference(
         &mut self,
         patch: &Patch,
         strike: Strike,
         seed: u64,
-        skip: usize,
         samples: usize,
-    ) -> (f64, f64) {
+        steady: Option<(usize, f64)>,
+    ) -> f64 {
         let bank = &self.banks[usize::from(REFERENCE_NOTE)];
         self.reference
             .start(patch, Some(bank), &self.contact, strike, seed);
         let dt_s = 1.0 / self.sample_rate_hz;
-        let (mut peak, mut sum_sq, mut done) = (0.0f64, [0.0f64; 2], 0);
+        let (mut peak, mut done, mut averaged) = (0.0f64, 0, 0usize);
         while done < samples && self.reference.active {
             let len = (samples - done).min(MAX_CHUNK);
             let (left, right) = (&mut self.left[..len], &mut self.right[..len]);
@@ -359,19 +368,33 @@ impl Prepared {
             let mut out = Output::Stereo(left, right);
             self.reference
                 .render(patch, dt_s, &mut out, &mut self.scratch);
-            for (channel, out) in [&self.left[..len], &self.right[..len]].iter().enumerate() {
-                for (i, y) in out.iter().enumerate() {
-                    let y = f64::from(y.abs());
-                    peak = peak.max(y);
-                    if done + i >= skip {
-                        sum_sq[channel] += y * y;
-                    }
+            peak = self.left[..len]
+                .iter()
+                .chain(&self.right[..len])
+                .fold(peak, |p, y| p.max(f64::from(y.abs())));
+            done += len;
+            if let Some((skip, weight_n)) = steady {
+                if done > skip {
+                    self.reference
+                        .bank
+                        .add_mode_energies(&mut self.energies, weight_n);
+                    averaged += 1;
                 }
             }
-            done += len;
+        }
+        if let Some((skip, _)) = steady {
+            for e in self.energies.iter_mut() {
+                *e /= averaged.max(1) as f64;
+            }
+            // The energies' mean stands for the middle of the window, counted from the note-on.
+            let t_s = 0.5 * (skip + samples) as f64 * dt_s;
+            let (left, right) = self
+                .reference
+                .bank
+                .steady_pickup_mean_squares(&self.energies, t_s);
+            self.steady_mean_square = left.max(right);
         }
         self.reference.silence();
-        let mean_square = sum_sq[0].max(sum_sq[1]) / samples.saturating_sub(skip).max(1) as f64;
-        (peak, mean_square)
+        peak
     }
 }

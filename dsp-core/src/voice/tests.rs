@@ -516,3 +516,24 @@ fn pan_by_key_places_the_outer_keys_at_the_sides() {
     assert!(peak(&right) == 0.0 && peak(&left) > 0.01);
     assert!(peak(&mono) > 0.0);
 }
+
+/// A ball laid on the object to roll starts without a jolt: the object is already deflected under
+/// its weight, so a ball at rest on it (roll speed 0) is silent next to one rolling.
+#[test]
+fn a_ball_laid_on_the_object_starts_without_a_jolt() {
+    let mut patch = patch_in(PlayMode::Roll);
+    patch.object.t60_s = 5.0;
+    let level = |fraction: f64| {
+        let mut patch = patch;
+        patch.roll.speed_fraction = fraction;
+        let mut e = Engine::new(48_000.0);
+        e.note_on(&patch, 60, 1.0);
+        peak(&render(&mut e, &patch, 24_000, 256))
+    };
+    let (resting, rolling) = (level(0.0), level(1.0));
+    assert!(rolling > 0.01, "rolling peak {rolling}");
+    assert!(
+        resting < 1e-4 * rolling,
+        "resting {resting} against rolling {rolling}"
+    );
+}
