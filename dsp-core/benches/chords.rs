@@ -29,48 +29,47 @@ fn chord() -> impl Iterator<Item = u8> {
     (0..MAX_VOICES as u8).map(|i| 30 + i)
 }
 
+/// Time `iters` chords from an idle engine (the reset is not timed): every note takes a free
+/// voice and sets up its object, as a chord after silence does; with `block`, the block that
+/// starts them is rendered too.
+fn time_chords(
+    engine: &mut Engine,
+    patch: &Patch,
+    iters: u64,
+    mut block: Option<&mut [f32]>,
+) -> Duration {
+    let mut elapsed = Duration::ZERO;
+    for _ in 0..iters {
+        engine.reset();
+        let start = Instant::now();
+        for key in chord() {
+            engine.note_on(patch, key, 1.0);
+        }
+        if let Some(out) = block.as_deref_mut() {
+            engine.process(patch, out);
+        }
+        elapsed += start.elapsed();
+        black_box(&block);
+    }
+    elapsed
+}
+
 fn chords(c: &mut Criterion) {
     let patch = Patch::default();
     let mut group = c.benchmark_group("chords");
-    // Each iteration starts from an idle engine (the reset is not timed): every note takes a free
-    // voice and sets up its object, as a chord after silence does.
     group.throughput(Throughput::Elements(MAX_VOICES as u64));
     group.bench_function("note_on", |b| {
         let mut engine = engine(&patch);
-        b.iter_custom(|iters| {
-            let mut elapsed = Duration::ZERO;
-            for _ in 0..iters {
-                engine.reset();
-                let start = Instant::now();
-                for key in chord() {
-                    engine.note_on(&patch, key, 1.0);
-                }
-                elapsed += start.elapsed();
-            }
-            elapsed
-        })
+        b.iter_custom(|iters| time_chords(&mut engine, &patch, iters, None))
     });
     // One element: the whole block, notes and render.
     group.throughput(Throughput::Elements(1));
     let mut out = [0.0f32; BURST_BLOCK];
     group.bench_function("burst_64_notes_block", |b| {
         let mut engine = engine(&patch);
-        b.iter_custom(|iters| {
-            let mut elapsed = Duration::ZERO;
-            for _ in 0..iters {
-                engine.reset();
-                let start = Instant::now();
-                for key in chord() {
-                    engine.note_on(&patch, key, 1.0);
-                }
-                engine.process(&patch, &mut out);
-                elapsed += start.elapsed();
-                black_box(out[BURST_BLOCK - 1]);
-            }
-            elapsed
-        })
+        b.iter_custom(|iters| time_chords(&mut engine, &patch, iters, Some(&mut out)))
     });
-    // The background thread's work when the patch changes (α kept: the contact-time table stays),
+    // The worker thread's work when the patch changes (α kept: the contact-time table stays),
     // and a note-on that finds no preparation for its patch and prepares its key and the level
     // itself: the rare case of a note within milliseconds of a change.
     let mut other = patch;

@@ -36,7 +36,7 @@ pub struct Urto {
     shared: editor::Shared,
     /// The strike button's note is sounding.
     strike_sounding: bool,
-    /// Patch preparations from the background thread.
+    /// Patch preparations from the instance's worker thread.
     preparation: preparation::Preparation,
     sample_rate_hz: f64,
 }

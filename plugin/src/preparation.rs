@@ -16,7 +16,7 @@ use urto_dsp::voice::{preparation_key, Engine, Patch, Prepared};
 
 /// Finished preparations waiting for the audio thread.
 const READY_CAPACITY: usize = 2;
-/// Preparations the engine gave back, for reuse. The background thread makes a new one only when
+/// Preparations the engine gave back, for reuse. The worker makes a new one only when
 /// none is spare, so at most 1 (in the engine) + [`READY_CAPACITY`] + 1 (being built) exist, and
 /// the audio thread always finds room here: it never frees one.
 const SPARE_CAPACITY: usize = READY_CAPACITY + 2;

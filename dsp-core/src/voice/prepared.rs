@@ -30,9 +30,9 @@ const REFERENCE_ROLL_SEEDS: [u64; 4] = [1, 2, 3, 4];
 pub const ROLL_CREST: f64 = 4.0;
 /// Impact speeds the calibration measures, from the softest strike to the hardest.
 const LADDER: usize = 8;
-/// The make-up gain stays within this factor of the physical level's (±80 dB): a patch heard on
+/// The make-up gain stays within this factor of the physical level's (±120 dB): a patch heard on
 /// a node of every mode (silent) is not amplified without bound.
-const MAX_MAKEUP: f64 = 1e4;
+const MAX_MAKEUP: f64 = 1e6;
 
 /// How one note starts: the hammer's speed towards the object, the height it starts from (a
 /// bounce), the output gain per m/s of pickup velocity, and the pan (see [`super::Stereo`]).
