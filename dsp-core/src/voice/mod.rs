@@ -478,21 +478,18 @@ impl Voice {
         // Up to the first sample that is not finite or beyond what the energy put in allows
         // (NaN fails the comparison); a non-finite state is looked for at decisions.
         // (A rolling voice's energy is unbounded: ∞, or NaN with no mode heard, means no limit;
-        // `min` drops the NaN.)
+        // `min` drops the NaN.) Either channel is at most 2·|gain|·(|mid| + |side|) (pan ≤ 1,
+        // width ≤ 1), so a limit on the pickups also keeps the output within f32, per block.
+        let gain = self.gain * patch.gain;
         let limit_m_per_s = (RUNAWAY_AMPLITUDE * self.bank.pickup_abs_sum()
             / self.bank.mass_kg().sqrt()
             * (2.0 * self.input_energy_j).sqrt())
+        .min(f64::from(f32::MAX) / (2.0 * gain.abs()))
         .min(f64::MAX);
-        let gain = self.gain * patch.gain;
         let sound = mid
             .iter()
             .zip(side.iter())
-            .position(|(m, s)| {
-                let (left, right) = self.stereo.mix(gain, *m, *s);
-                !(m.abs() + s.abs() <= limit_m_per_s
-                    && left.abs() <= f64::from(f32::MAX)
-                    && right.abs() <= f64::from(f32::MAX))
-            })
+            .position(|(m, s)| !(m.abs() + s.abs() <= limit_m_per_s))
             .unwrap_or(len);
         out.add(&self.stereo, gain, &mid[..sound], &side[..sound]);
         if sound < len || (decide && !(self.bank.is_finite() && self.hammer.is_finite())) {

@@ -222,7 +222,10 @@ impl Prepared {
     pub fn prepare(&mut self, patch: &Patch) {
         self.retarget(patch);
         for note in 0..NUM_KEYS as u8 {
-            self.prepare_key(patch, note);
+            // The calibration has prepared the reference key already.
+            if !self.ready[usize::from(note)] {
+                self.prepare_key(patch, note);
+            }
         }
     }
 
