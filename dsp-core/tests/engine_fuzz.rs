@@ -14,7 +14,9 @@ use urto_dsp::integrate::Method;
 use urto_dsp::interaction::{ContactSetup, Damping, Gravity};
 use urto_dsp::resonator::{object_modes, Mode, ObjectKind, ObjectSpec, MAX_MODES};
 use urto_dsp::roll::RollSettings;
-use urto_dsp::voice::{Engine, Level, Patch, PlayMode, MAX_VOICES, OUTPUT_GAIN_PER_M_PER_S};
+use urto_dsp::voice::{
+    Engine, Level, NoteTarget, Patch, PlayMode, MAX_VOICES, OUTPUT_GAIN_PER_M_PER_S,
+};
 
 fn damping() -> impl Strategy<Value = Damping> {
     prop_oneof![
@@ -232,7 +234,7 @@ proptest! {
                     }
                 }
                 Event::Off(key) => engine.note_off(&patch, key),
-                Event::Choke(key) => engine.choke(key),
+                Event::Choke(key) => engine.choke(NoteTarget::key(key)),
                 Event::AllNotesOff => engine.all_notes_off(&patch),
                 Event::AllSoundOff => engine.all_sound_off(),
                 Event::Reactivate(rate_hz) => {

@@ -435,6 +435,24 @@ impl NiceEguiApp for UrtoApp {
                         ParamSlider::for_param(&p.roll_lift, &setter),
                     );
                 });
+                group(&mut columns[1], "Expression", |ui| {
+                    row(
+                        ui,
+                        "Pressure press",
+                        ParamSlider::for_param(&p.press_depth, &setter),
+                    );
+                    row(
+                        ui,
+                        "Bend range",
+                        ParamSlider::for_param(&p.bend_range_semitones, &setter),
+                    );
+                    row(ui, "MPE", ParamSlider::for_param(&p.mpe, &setter));
+                    row(
+                        ui,
+                        "MPE bend range",
+                        ParamSlider::for_param(&p.mpe_bend_range_semitones, &setter),
+                    );
+                });
             });
         });
     }

@@ -1,18 +1,21 @@
 //! Urto, the nice-plug wrapper: parameters and MIDI in, the dsp-core engine, audio out.
 
+mod channels;
 mod editor;
 mod live_view;
 pub mod params;
 mod preparation;
 pub mod presets;
 
-use nice_plug::midi::Key;
+use nice_plug::midi::{Channel, Key, VoiceID};
 use nice_plug::prelude::*;
 use nice_plug_egui::EguiEditorState;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use urto_dsp::interaction::ContactTrace;
-use urto_dsp::voice::{flush_subnormal, Engine};
+use urto_dsp::voice::{flush_subnormal, Change, Engine, NoteId, NoteTarget, MAX_VOICES};
+
+use channels::{ChannelMode, Channels};
 
 use params::Controllers;
 pub use params::UrtoParams;
@@ -29,6 +32,10 @@ pub struct Urto {
     right: Vec<f32>,
     /// MIDI controllers the rolling speed can follow.
     controllers: Controllers,
+    /// Every MIDI channel's bend, pressure and brightness (per-note expression, MPE).
+    channels: Channels,
+    /// The polyphony last reported to the host.
+    voice_capacity: u32,
     /// The audio side of the live view's triple buffer, and the serial of the trace last sent.
     trace_in: triple_buffer::Input<ContactTrace>,
     trace_sent: u64,
@@ -48,6 +55,8 @@ const EXPRESSION: u8 = 11;
 const ALL_SOUND_OFF: u8 = 120;
 const RESET_ALL_CONTROLLERS: u8 = 121;
 const ALL_NOTES_OFF: u8 = 123;
+/// Sound controller 5, MPE's third dimension ("timbre"): a note's brightness.
+const BRIGHTNESS: u8 = 74;
 const POLY_MODE_ON: u8 = 127;
 
 /// The note the editor's strike button plays, and its velocity.
@@ -64,6 +73,8 @@ impl Default for Urto {
             left: Vec::new(),
             right: Vec::new(),
             controllers: Controllers::default(),
+            channels: Channels::default(),
+            voice_capacity: MAX_VOICES as u32,
             trace_in,
             trace_sent: 0,
             shared: editor::Shared {
@@ -155,10 +166,22 @@ impl Plugin for Urto {
             return ProcessStatus::Error("process() before activate()");
         };
         let mut patch = self.params.patch(&self.controllers);
+        let mode = ChannelMode {
+            bend_range_semitones: f64::from(self.params.bend_range_semitones.value()),
+            mpe: self.params.mpe.value(),
+            mpe_bend_range_semitones: f64::from(self.params.mpe_bend_range_semitones.value()),
+        };
+        engine.set_channel_per_note(mode.mpe);
         // Every key's object and the level are prepared on the worker thread when the patch
         // changes; a note that comes first is prepared at its note-on, to the same result.
         self.preparation.update(engine, &patch, self.sample_rate_hz);
-        engine.set_polyphony(self.params.polyphony.value().max(1) as usize);
+        let polyphony = self.params.polyphony.value().clamp(1, MAX_VOICES as i32) as u32;
+        engine.set_polyphony(polyphony as usize);
+        if polyphony != self.voice_capacity {
+            // For a CLAP host's polyphonic modulation (clap.voice-info).
+            self.voice_capacity = polyphony;
+            context.set_current_voice_capacity(polyphony);
+        }
         let (left, right) = (
             &mut self.left[..num_samples],
             &mut self.right[..num_samples],
@@ -168,9 +191,11 @@ impl Plugin for Urto {
         if held != self.strike_sounding {
             self.strike_sounding = held;
             if held {
-                engine.note_on(&patch, STRIKE_NOTE, STRIKE_VELOCITY);
+                let note = NoteId::key(STRIKE_NOTE);
+                let expression = self.channels.expression(note.channel, &mode);
+                engine.start_note(&patch, note, STRIKE_VELOCITY, &expression);
             } else {
-                engine.note_off(&patch, STRIKE_NOTE);
+                engine.release(&patch, NoteTarget::note(0, STRIKE_NOTE));
             }
         }
         // Render up to each note event, then apply it: note timing is sample-accurate.
@@ -181,44 +206,128 @@ impl Plugin for Urto {
                 if event.timing() as usize > start {
                     break;
                 }
+                // Per-note events name their note by CLAP's note id, or by channel and key
+                // (CLAP's −1 wildcards match every note).
                 match event {
                     NoteEvent::NoteOn {
-                        key: Key::Number(note),
+                        voice_id,
+                        channel,
+                        key: Key::Number(key),
                         velocity,
                         ..
-                    } => engine.note_on(&patch, note, velocity),
+                    } => {
+                        let note = NoteId {
+                            key,
+                            channel: channel.number().unwrap_or(0),
+                            voice_id: voice_id.id(),
+                        };
+                        let expression = self.channels.expression(note.channel, &mode);
+                        engine.start_note(&patch, note, velocity, &expression);
+                    }
                     NoteEvent::NoteOff {
-                        key: Key::Number(note),
+                        voice_id,
+                        channel,
+                        key,
                         ..
-                    } => engine.note_off(&patch, note),
-                    // CLAP's wildcard key (−1) matches every note.
-                    NoteEvent::NoteOff {
-                        key: Key::Wildcard, ..
-                    } => engine.all_notes_off(&patch),
+                    } => engine.release(&patch, target(voice_id, channel, key)),
                     NoteEvent::Choke {
-                        key: Key::Number(note),
+                        voice_id,
+                        channel,
+                        key,
                         ..
-                    } => engine.choke(note),
-                    NoteEvent::Choke {
-                        key: Key::Wildcard, ..
-                    } => engine.all_sound_off(),
-                    NoteEvent::MidiCC { cc, value, .. } => match cc {
+                    } => engine.choke(target(voice_id, channel, key)),
+                    NoteEvent::PolyPressure {
+                        voice_id,
+                        channel,
+                        key,
+                        pressure,
+                        ..
+                    } => {
+                        let change = Change::Pressure(f64::from(pressure));
+                        engine.express(&patch, target(voice_id, channel, key), change);
+                    }
+                    NoteEvent::PolyBrightness {
+                        voice_id,
+                        channel,
+                        key,
+                        brightness,
+                        ..
+                    } => {
+                        let change = Change::Brightness(f64::from(brightness));
+                        engine.express(&patch, target(voice_id, channel, key), change);
+                    }
+                    NoteEvent::PolyTuning {
+                        voice_id,
+                        channel,
+                        key,
+                        tuning,
+                        ..
+                    } => {
+                        let change = Change::Tuning(f64::from(tuning));
+                        engine.express(&patch, target(voice_id, channel, key), change);
+                    }
+                    NoteEvent::PolyVolume {
+                        voice_id,
+                        channel,
+                        key,
+                        gain,
+                        ..
+                    } => {
+                        let change = Change::Volume(f64::from(gain));
+                        engine.express(&patch, target(voice_id, channel, key), change);
+                    }
+                    NoteEvent::PolyPan {
+                        voice_id,
+                        channel,
+                        key,
+                        pan,
+                        ..
+                    } => {
+                        let change = Change::Pan(f64::from(pan));
+                        engine.express(&patch, target(voice_id, channel, key), change);
+                    }
+                    NoteEvent::PolyModulation {
+                        voice_id,
+                        poly_modulation_id,
+                        normalized_offset,
+                        ..
+                    } => {
+                        if let Some(change) =
+                            params::poly_modulation(poly_modulation_id, normalized_offset)
+                        {
+                            engine.express(&patch, NoteTarget::voice(voice_id), change);
+                        }
+                    }
+                    NoteEvent::MidiPitchBend { channel, value, .. } => {
+                        self.channels
+                            .pitch_bend(engine, &patch, &mode, channel, value);
+                    }
+                    NoteEvent::MidiCC {
+                        channel, cc, value, ..
+                    } => match cc {
                         ALL_SOUND_OFF => engine.all_sound_off(),
                         ALL_NOTES_OFF..=POLY_MODE_ON => engine.all_notes_off(&patch),
+                        BRIGHTNESS => self.channels.brightness(engine, &patch, channel, value),
                         _ => {
                             match cc {
                                 MOD_WHEEL => self.controllers.mod_wheel = value,
                                 EXPRESSION => self.controllers.expression = value,
                                 // As if no controller had moved (Controllers::default).
-                                RESET_ALL_CONTROLLERS => self.controllers = Controllers::default(),
+                                RESET_ALL_CONTROLLERS => {
+                                    self.controllers = Controllers::default();
+                                    self.channels.reset(engine, &patch, &mode, channel);
+                                }
                                 _ => {}
                             }
                             patch = self.params.patch(&self.controllers);
                         }
                     },
-                    NoteEvent::MidiChannelPressure { pressure, .. } => {
+                    NoteEvent::MidiChannelPressure {
+                        channel, pressure, ..
+                    } => {
                         self.controllers.pressure = pressure;
                         patch = self.params.patch(&self.controllers);
+                        self.channels.pressure(engine, &patch, channel, pressure);
                     }
                     _ => {}
                 }
@@ -232,6 +341,17 @@ impl Plugin for Urto {
                 engine.process_stereo(&patch, &mut left[start..end], &mut right[start..end]);
             } else {
                 engine.process(&patch, &mut left[start..end]);
+            }
+            // The host frees what it keeps for a note (its modulation) when told it ended (an
+            // event the host has no room for is dropped: it only frees resources).
+            let timing = (end.max(1) - 1) as u32;
+            for note in engine.take_ended() {
+                let _ = context.try_send_event(NoteEvent::VoiceTerminated {
+                    timing,
+                    voice_id: note.voice_id.map_or(VoiceID::Wildcard, VoiceID::ID),
+                    channel: Channel::Number(note.channel),
+                    key: Key::Number(note.key),
+                });
             }
             start = end;
         }
@@ -257,12 +377,26 @@ impl Plugin for Urto {
     }
 }
 
+/// The notes an event names: by note id if it has one, else by channel and key (a wildcard matches
+/// any).
+fn target(voice_id: VoiceID, channel: Channel, key: Key) -> NoteTarget {
+    NoteTarget {
+        voice_id: voice_id.id(),
+        channel: channel.number(),
+        key: key.number(),
+    }
+}
+
 impl ClapPlugin for Urto {
     const CLAP_ID: &'static str = "org.urto.urto";
     const CLAP_DESCRIPTION: Option<&'static str> =
         Some("Physical impact synthesizer: Hunt–Crossley contact on modal objects");
     const CLAP_MANUAL_URL: Option<&'static str> = None;
     const CLAP_SUPPORT_URL: Option<&'static str> = None;
+    const CLAP_POLY_MODULATION_CONFIG: Option<PolyModulationConfig> = Some(PolyModulationConfig {
+        max_voice_capacity: MAX_VOICES as u32,
+        supports_overlapping_voices: false,
+    });
     const CLAP_FEATURES: &'static [ClapFeature] = &[
         ClapFeature::Instrument,
         ClapFeature::Synthesizer,

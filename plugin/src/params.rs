@@ -8,7 +8,7 @@ use urto_dsp::interaction::{ContactSetup, Damping, Gravity};
 use urto_dsp::resonator::{ObjectKind, ObjectSpec, MAX_MODES};
 use urto_dsp::roll::RollSettings;
 use urto_dsp::voice::{
-    Bounce, Level, Patch, PlayMode, Roll, Stereo, Tuning, VelocityCurve, DEFAULT_POLYPHONY,
+    Bounce, Change, Level, Patch, PlayMode, Roll, Stereo, Tuning, VelocityCurve, DEFAULT_POLYPHONY,
     MAX_ALPHA, MAX_MU_S_PER_M, MAX_STIFFNESS, MAX_VOICES, MIN_ALPHA, MIN_STIFFNESS,
 };
 
@@ -293,6 +293,18 @@ pub struct UrtoParams {
     /// At note-off, lift the rolling ball off instead of letting it roll to a stop.
     #[id = "roll-lift"]
     pub roll_lift: BoolParam,
+    /// The force a note's full pressure presses its ball with, in its weights.
+    #[id = "press-depth"]
+    pub press_depth: FloatParam,
+    /// MIDI pitch bend range, semitones (every channel; MPE's master channel).
+    #[id = "bend-range"]
+    pub bend_range_semitones: FloatParam,
+    /// MPE: each MIDI channel but the first is one note (lower zone, master channel 1).
+    #[id = "mpe"]
+    pub mpe: BoolParam,
+    /// Pitch bend range of MPE's member channels, semitones.
+    #[id = "mpe-bend-range"]
+    pub mpe_bend_range_semitones: FloatParam,
     /// Name of the preset last loaded or saved, kept with the project.
     #[persist = "preset-name"]
     pub preset_name: Arc<RwLock<String>>,
@@ -337,6 +349,30 @@ fn skewed(min: f64, max: f64, skew: f32) -> FloatRange {
     }
 }
 
+/// Polyphonic modulation ids (CLAP): the stiffness and the output gain take a per-note offset.
+pub const POLY_STIFFNESS: u32 = 0;
+pub const POLY_GAIN: u32 = 1;
+/// Range of the output gain, dB.
+pub const MIN_GAIN_DB: f64 = -48.0;
+pub const MAX_GAIN_DB: f64 = 12.0;
+/// Pitch bend ranges (semitones): MIDI's customary ±2, and MPE's member-channel default ±48.
+pub const DEFAULT_BEND_RANGE_SEMITONES: f64 = 2.0;
+pub const DEFAULT_MPE_BEND_RANGE_SEMITONES: f64 = 48.0;
+
+/// A polyphonic modulation of `id` by `normalized_offset` as a change of a note's expression,
+/// in the parameter's own units: both parameters are linear in their normalized value (the
+/// stiffness in decades, the gain in dB), so the offset is the same wherever the knob stands.
+pub fn poly_modulation(id: u32, normalized_offset: f32) -> Option<Change> {
+    let offset = f64::from(normalized_offset);
+    match id {
+        POLY_STIFFNESS => Some(Change::StiffnessDecades(
+            offset * (MAX_STIFFNESS / MIN_STIFFNESS).log10(),
+        )),
+        POLY_GAIN => Some(Change::GainDb(offset * (MAX_GAIN_DB - MIN_GAIN_DB))),
+        _ => None,
+    }
+}
+
 fn linear(min: f64, max: f64) -> FloatRange {
     FloatRange::Linear {
         min: min as f32,
@@ -355,7 +391,8 @@ impl Default for UrtoParams {
                 MIN_STIFFNESS,
                 MAX_STIFFNESS,
                 " N/m^α",
-            ),
+            )
+            .with_poly_modulation_id(POLY_STIFFNESS),
             mu_s_per_m: float(
                 "Dissipation",
                 law.mu_s_per_m,
@@ -468,8 +505,15 @@ impl Default for UrtoParams {
                 },
             ),
             // Smoothed per sample by the plugin's output stage, so automation never clicks.
-            gain_db: float("Output gain", 0.0, linear(-48.0, 12.0), " dB", 1)
-                .with_smoother(SmoothingStyle::Linear(20.0)),
+            gain_db: float(
+                "Output gain",
+                0.0,
+                linear(MIN_GAIN_DB, MAX_GAIN_DB),
+                " dB",
+                1,
+            )
+            .with_smoother(SmoothingStyle::Linear(20.0))
+            .with_poly_modulation_id(POLY_GAIN),
             mode: EnumParam::new("Mode", ModeChoice::Strike),
             height_m: float(
                 "Drop height",
@@ -531,6 +575,28 @@ impl Default for UrtoParams {
             ),
             roll_source: EnumParam::new("Roll speed source", SpeedSourceChoice::ModWheel),
             roll_lift: BoolParam::new("Lift at release", d.roll.lift_on_release),
+            press_depth: float(
+                "Pressure press",
+                d.press_depth,
+                linear(0.0, 10.0),
+                " × weight",
+                2,
+            ),
+            bend_range_semitones: float(
+                "Pitch bend range",
+                DEFAULT_BEND_RANGE_SEMITONES,
+                linear(0.0, 96.0),
+                " st",
+                1,
+            ),
+            mpe: BoolParam::new("MPE", false),
+            mpe_bend_range_semitones: float(
+                "MPE pitch bend range",
+                DEFAULT_MPE_BEND_RANGE_SEMITONES,
+                linear(0.0, 96.0),
+                " st",
+                1,
+            ),
             preset_name: Arc::new(RwLock::new("Init".to_string())),
         }
     }
@@ -648,6 +714,7 @@ impl UrtoParams {
                 lift_on_release: self.roll_lift.value(),
                 ..defaults.roll
             },
+            press_depth: v(&self.press_depth),
         }
     }
 }
@@ -687,7 +754,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, 101 * 46);
+        assert_eq!(checked, 101 * 50);
     }
 
     #[test]

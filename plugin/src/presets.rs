@@ -47,7 +47,7 @@ fn ids<E: Enum>() -> &'static [&'static str] {
 }
 
 /// Every parameter, by its preset name.
-fn keys() -> [Key; 46] {
+fn keys() -> [Key; 50] {
     let key = |name, id, kind| Key { name, id, kind };
     [
         key("stiffness_n_per_m_alpha", "k", Kind::Log10),
@@ -108,6 +108,10 @@ fn keys() -> [Key; 46] {
             Kind::Enum(ids::<SpeedSourceChoice>()),
         ),
         key("lift_at_release", "roll-lift", Kind::Bool),
+        key("pressure_press_weights", "press-depth", Kind::Float),
+        key("pitch_bend_range_semitones", "bend-range", Kind::Float),
+        key("mpe", "mpe", Kind::Bool),
+        key("mpe_pitch_bend_range_semitones", "mpe-bend-range", Kind::Float),
     ]
 }
 

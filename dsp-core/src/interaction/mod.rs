@@ -179,6 +179,8 @@ pub struct Hammer {
     /// with the track the ball feels it as an extra acceleration, so the contact law and the
     /// integrators see a fixed surface (see [`crate::roll`]).
     track_accel_m_per_s2: f64,
+    /// Factor on the stiffness k of the contacts to come (a note's brightness).
+    stiffness_scale: f64,
     /// The live view's record of the first contact and the onsets, filled while `tracing`.
     trace: Box<ContactTrace>,
     tracing: bool,
@@ -246,6 +248,7 @@ impl Hammer {
             irregularity: 0.0,
             rng: fastrand::Rng::with_seed(0),
             track_accel_m_per_s2: 0.0,
+            stiffness_scale: 1.0,
             trace: Box::default(),
             tracing: false,
             samples_since_strike: 0,
@@ -312,7 +315,24 @@ impl Hammer {
         self.at_rest
     }
 
-    /// The rolling track's acceleration under the ball for the next sample, m/s².
+    /// The weight (N) a ball at rest leaves on the object ([`Hammer::come_to_rest`]); 0 when it
+    /// does not rest.
+    pub fn resting_weight_n(&self) -> f64 {
+        if self.at_rest {
+            self.mass_kg * self.gravity.accel_m_per_s2.max(0.0)
+        } else {
+            0.0
+        }
+    }
+
+    /// Scale the stiffness k of the contacts that begin from now on by `scale` (a contact under
+    /// way keeps its own): a note's brightness.
+    pub fn set_stiffness_scale(&mut self, scale: f64) {
+        self.stiffness_scale = scale;
+    }
+
+    /// The acceleration of the ball's frame (the rolling track) plus any external pull on it (a
+    /// press) for the next sample, m/s²; its work is counted in the contact's energy balance.
     pub fn set_track_acceleration(&mut self, accel_m_per_s2: f64) {
         self.track_accel_m_per_s2 = accel_m_per_s2;
     }
@@ -334,11 +354,13 @@ impl Hammer {
     }
 
     /// Lay the ball at rest on the object under gravity, at the static compression where the
-    /// contact force of `setup` balances its weight (the start of rolling).
+    /// contact force of `setup` (its stiffness scaled) balances its weight and the pull set by
+    /// [`Hammer::set_track_acceleration`] (the start of rolling).
     pub fn place(&mut self, bank: &ModalBank, setup: &ContactSetup, mass_kg: f64) {
         self.setup = *setup;
-        let law = setup.law;
-        let weight_n = mass_kg * self.gravity.accel_m_per_s2.max(0.0);
+        self.setup.law.stiffness *= self.stiffness_scale;
+        let law = self.setup.law;
+        let weight_n = mass_kg * (self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2).max(0.0);
         let x_eq = (weight_n / law.stiffness).powf(1.0 / law.alpha);
         self.strike(bank, 0.0, 0.0, mass_kg);
         self.position_m = bank.strike_displacement_m() + x_eq;
@@ -492,6 +514,7 @@ impl Hammer {
         dt_s: f64,
     ) {
         self.setup = *setup;
+        self.setup.law.stiffness *= self.stiffness_scale;
         if self.irregularity > 0.0 {
             let xi = 2.0 * self.rng.f64() - 1.0;
             self.setup.law.stiffness *= (1.0 + self.irregularity * xi).max(0.0).sqrt().max(1e-3);

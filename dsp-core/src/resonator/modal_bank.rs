@@ -123,6 +123,8 @@ pub struct BankSetup {
 /// group of [`LANES`], hold zero coefficients; lanes beyond are never read.
 pub struct ModalBank {
     setup: BankSetup,
+    /// The modes' damped angular frequencies as loaded, rad/s: [`ModalBank::retune`] scales these.
+    loaded_omega_d: [f64; MAX_MODES],
     /// Displacement in metres and velocity in m/s of each mode's coordinate.
     q: [f64; MAX_MODES],
     p: [f64; MAX_MODES],
@@ -272,6 +274,7 @@ impl ModalBank {
     pub fn new(mass_kg: f64) -> Box<Self> {
         Box::new(Self {
             setup: BankSetup::new(mass_kg),
+            loaded_omega_d: [0.0; MAX_MODES],
             q: [0.0; MAX_MODES],
             p: [0.0; MAX_MODES],
             sub: Step::default(),
@@ -304,13 +307,42 @@ impl ModalBank {
         self.retransition(sample_rate_hz);
     }
 
-    /// The one-sample transition after a change of the decay rates.
+    /// Tune every mode to `ratio` times its frequency as loaded, from now on, keeping the
+    /// vibration (q, p) as it is: the pickups hear the velocities, which do not jump, so a retune
+    /// does not click. A mode pushed to Nyquist or beyond cannot be represented: it is held just
+    /// below Nyquist and damped to a T60 of at most `choke_t60_s`, so it dies away instead of
+    /// aliasing. Costs two transitions (an exponential and a sine/cosine per mode each) during a
+    /// contact, one otherwise.
+    pub fn retune(&mut self, ratio: f64, sample_rate_hz: f64, choke_t60_s: f64) {
+        let nyquist_rad_per_s = std::f64::consts::PI * sample_rate_hz;
+        let sigma_choke = 1000f64.ln() / choke_t60_s.max(1e-4);
+        let ratio = if ratio.is_finite() && ratio > 0.0 {
+            ratio
+        } else {
+            1.0
+        };
+        for i in 0..self.setup.num_modes {
+            let omega = self.loaded_omega_d[i] * ratio;
+            if omega < nyquist_rad_per_s {
+                self.setup.omega_d[i] = omega;
+            } else {
+                self.setup.omega_d[i] = 0.99 * nyquist_rad_per_s;
+                self.setup.sigma[i] = self.setup.sigma[i].max(sigma_choke);
+            }
+        }
+        self.retransition(sample_rate_hz);
+    }
+
+    /// The transitions after a change of the frequencies or decay rates: the one-sample step, and
+    /// a contact's sub-step if one is prepared (a contact under way goes on with the new modes).
     fn retransition(&mut self, sample_rate_hz: f64) {
         self.setup.update_omega0_sq();
         let mut full = std::mem::take(&mut self.setup.full);
         self.setup.transition(1.0 / sample_rate_hz, &mut full);
         self.setup.full = full;
-        self.sub_dt_s = f64::NAN;
+        if self.sub_dt_s.is_finite() {
+            self.setup.transition(self.sub_dt_s, &mut self.sub);
+        }
     }
 
     /// Replace the modes, sampled at `sample_rate_hz`. Modes at or above Nyquist, or past
@@ -318,6 +350,7 @@ impl ModalBank {
     pub fn set_modes(&mut self, modes: &[Mode], sample_rate_hz: f64) {
         let mass_kg = self.setup.mass_kg;
         self.setup.set(modes, mass_kg, sample_rate_hz);
+        self.loaded_omega_d = self.setup.omega_d;
         self.sub_dt_s = f64::NAN;
         self.reset();
     }
@@ -331,6 +364,7 @@ impl ModalBank {
         to.skipped_modes = setup.skipped_modes;
         to.mass_kg = setup.mass_kg;
         to.omega_d[..n].copy_from_slice(&setup.omega_d[..n]);
+        self.loaded_omega_d[..n].copy_from_slice(&setup.omega_d[..n]);
         to.sigma[..n].copy_from_slice(&setup.sigma[..n]);
         to.omega0_sq[..n].copy_from_slice(&setup.omega0_sq[..n]);
         to.strike[..n].copy_from_slice(&setup.strike[..n]);

@@ -1,10 +1,11 @@
-//! Voices and the fixed-capacity polyphonic engine: note events in, mono audio out.
+//! Voices and the fixed-capacity polyphonic engine: note events and per-note expression in, audio out.
 
 use crate::contact::HuntCrossley;
 use crate::integrate::Method;
 use crate::interaction::{ContactPrep, ContactSetup, ContactTrace, Damping, Gravity, Hammer};
 use crate::resonator::{BankSetup, ModalBank, ObjectSpec};
 use crate::roll::{RollSettings, Rolling, Track};
+use expression::Follower;
 
 /// Voice capacity of an [`Engine`].
 pub const MAX_VOICES: usize = 64;
@@ -29,6 +30,8 @@ const END_ENERGY_RATIO: f64 = 1e-12;
 const RUNAWAY_AMPLITUDE: f64 = 4.0;
 /// Decay time (−60 dB) a choked voice is damped to (note choke, all sound off).
 pub const CHOKE_T60_S: f64 = 0.01;
+/// Ended notes an engine keeps for the host between two [`Engine::take_ended`] calls.
+pub const ENDED_CAPACITY: usize = 4 * MAX_VOICES;
 
 /// How MIDI velocity becomes a strike: a level curve over the velocity that the physics then
 /// meets by choosing the impact speed (see [`Calibration`]).
@@ -179,6 +182,9 @@ pub struct Patch {
     pub mode: PlayMode,
     pub bounce: Bounce,
     pub roll: Roll,
+    /// The force a note's full pressure presses its ball with, in its weights: the ball is
+    /// pulled towards the object by g × press_depth × pressure on top of gravity.
+    pub press_depth: f64,
 }
 
 impl Default for Patch {
@@ -235,15 +241,28 @@ impl Default for Patch {
                 lift_on_release: false,
                 stop_time_s: 0.4,
             },
+            press_depth: 3.0,
         }
     }
 }
 
 /// One sounding object with its hammer.
 struct Voice {
-    note: u8,
+    note: NoteId,
     active: bool,
     released: bool,
+    /// Its key is down: no note-off or choke since the note-on.
+    held: bool,
+    /// Whether messages to the voice's whole channel still reach it: not once a newer note has
+    /// taken its channel after its release (MPE, where a channel is a note).
+    follows_channel: bool,
+    expression: Expression,
+    /// The frequency ratio the bank is tuned to (1 as loaded).
+    tuned_ratio: f64,
+    /// The press on the ball (m/s² towards the object) and, while it rests, the press force held
+    /// on the object (N).
+    press: Follower,
+    held_press_n: f64,
     /// Engine sample count at the last strike, for stealing the oldest voice.
     started_at: u64,
     /// Samples rendered since the last note-on. The voice decides whether it rests or ends (and
@@ -271,9 +290,15 @@ struct Voice {
 impl Voice {
     fn new(patch: &Patch) -> Self {
         Self {
-            note: 0,
+            note: NoteId::default(),
             active: false,
             released: false,
+            held: false,
+            follows_channel: true,
+            expression: Expression::NEUTRAL,
+            tuned_ratio: 1.0,
+            press: Follower::default(),
+            held_press_n: 0.0,
             started_at: 0,
             age_samples: 0,
             peak_energy_j: 0.0,
@@ -288,35 +313,48 @@ impl Voice {
         }
     }
 
-    /// Start a note: load `object` into the bank (a new note; `None` strikes the object where it
-    /// rings) and strike, drop or place the hammer as `patch.mode` says.
+    /// Start a note with `expression`: load `object` into the bank (a new note; `None` strikes
+    /// the object where it rings) and strike, drop or place the hammer as `patch.mode` says.
+    #[allow(clippy::too_many_arguments)]
     fn start(
         &mut self,
         patch: &Patch,
         object: Option<&BankSetup>,
         contact: &ContactPrep,
         strike: Strike,
+        expression: &Expression,
         seed: u64,
+        dt_s: f64,
     ) {
         if let Some(object) = object {
             self.bank.load(object);
+            self.tuned_ratio = 1.0;
             self.peak_energy_j = 0.0;
             self.input_energy_j = 0.0;
         }
         self.active = true;
         self.released = false;
+        self.held = true;
+        self.follows_channel = true;
         self.age_samples = 0;
         self.stopping = false;
         self.rolling = None;
         self.mode = patch.mode;
         self.gain = strike.gain;
+        self.expression = *expression;
+        self.retune(dt_s);
         self.stereo = Placement {
             width: patch.stereo.width.clamp(0.0, 1.0),
-            pan: strike.pan,
+            key_pan: strike.pan,
+            pan: Follower::new((strike.pan + expression.pan).clamp(-1.0, 1.0), dt_s),
+            volume: Follower::new(expression.volume_factor(), dt_s),
         };
+        self.press = Follower::new(self.press_target(patch), dt_s);
+        self.held_press_n = 0.0;
         let hammer = &mut self.hammer;
         hammer.set_prepared(contact);
-        hammer.set_track_acceleration(0.0);
+        hammer.set_stiffness_scale(expression.stiffness_scale());
+        hammer.set_track_acceleration(self.press.now);
         match patch.mode {
             PlayMode::Strike => {
                 hammer.set_gravity(Gravity::NONE);
@@ -334,8 +372,12 @@ impl Voice {
                     height_m,
                     patch.hammer_mass_kg,
                 );
-                let fall_j =
-                    patch.hammer_mass_kg * patch.bounce.gravity.accel_m_per_s2.max(0.0) * height_m;
+                // With the most a press can add to gravity, so that no pressure is taken for a
+                // runaway.
+                let fall_j = patch.hammer_mass_kg
+                    * patch.bounce.gravity.accel_m_per_s2.max(0.0)
+                    * (1.0 + patch.press_depth.max(0.0))
+                    * height_m;
                 self.input_energy_j += hammer.energy_j() + fall_j;
             }
             PlayMode::Roll => {
@@ -346,8 +388,9 @@ impl Voice {
                     ..patch.bounce.gravity
                 });
                 hammer.set_irregularity(0.0, seed);
-                // Laid on gently: the object starts deflected under the ball's weight.
-                let weight_n = patch.hammer_mass_kg * patch.bounce.gravity.accel_m_per_s2.max(0.0);
+                // Laid on gently: the object starts deflected under the ball's weight and press.
+                let weight_n = patch.hammer_mass_kg
+                    * (patch.bounce.gravity.accel_m_per_s2.max(0.0) + self.press.now);
                 self.bank.preload(weight_n);
                 hammer.place(&self.bank, &patch.contact, patch.hammer_mass_kg);
                 self.input_energy_j = f64::INFINITY;
@@ -357,6 +400,69 @@ impl Voice {
                 };
                 self.rolling = Some(Rolling::new(Track::new(settings)));
             }
+        }
+    }
+
+    /// The press on the ball its pressure asks for, m/s² (none on a hammer that strikes).
+    fn press_target(&self, patch: &Patch) -> f64 {
+        if self.mode == PlayMode::Strike {
+            0.0
+        } else {
+            patch.bounce.gravity.accel_m_per_s2.max(0.0)
+                * patch.press_depth.clamp(0.0, 100.0)
+                * self.expression.pressure
+        }
+    }
+
+    /// Change one dimension of the voice's expression, from the next sample on.
+    fn express(&mut self, patch: &Patch, change: Change, dt_s: f64) {
+        self.expression.apply(change);
+        let expression = &self.expression;
+        match change {
+            Change::Pressure(_) => self.press.set(self.press_target(patch)),
+            Change::Brightness(_) | Change::StiffnessDecades(_) => {
+                self.hammer
+                    .set_stiffness_scale(expression.stiffness_scale());
+            }
+            Change::Tuning(_) | Change::Bend(_) => self.retune(dt_s),
+            Change::Volume(_) | Change::GainDb(_) => {
+                self.stereo.volume.set(expression.volume_factor());
+            }
+            Change::Pan(_) => self
+                .stereo
+                .pan
+                .set((self.stereo.key_pan + expression.pan).clamp(-1.0, 1.0)),
+        }
+    }
+
+    /// Tune the bank to the expression's frequency ratio if it is not there yet. A ball resting
+    /// on the object holds its weight there: the vibration is kept about the true position, not
+    /// about the equilibrium, which moves with the modes' stiffness.
+    fn retune(&mut self, dt_s: f64) {
+        let ratio = self.expression.frequency_ratio();
+        if ratio == self.tuned_ratio {
+            return;
+        }
+        let held_n = self.hammer.resting_weight_n() + self.held_press_n;
+        self.bank.hold_static_force(-held_n);
+        self.bank.retune(ratio, 1.0 / dt_s, CHOKE_T60_S);
+        self.bank.hold_static_force(held_n);
+        self.tuned_ratio = ratio;
+    }
+
+    /// One sample of the press: pulls the ball in flight or in contact; on a ball at rest, the
+    /// change of force is held on the object.
+    #[inline]
+    fn press_sample(&mut self, mass_kg: f64) {
+        let accel = self.press.next();
+        if self.hammer.is_at_rest() {
+            let force_n = mass_kg * accel;
+            if force_n != self.held_press_n {
+                self.bank.hold_static_force(force_n - self.held_press_n);
+                self.held_press_n = force_n;
+            }
+        } else {
+            self.hammer.set_track_acceleration(accel);
         }
     }
 
@@ -380,6 +486,7 @@ impl Voice {
     /// The note-off: with a release fraction set, the modes decay that much faster from now on;
     /// a rolling ball is lifted off or rolls to a stop.
     fn release(&mut self, patch: &Patch, sample_rate_hz: f64) {
+        self.held = false;
         // A released voice is not struck again by its note; one that only rings on is.
         self.released = self.rolling.is_some() || patch.release_fraction > 0.0;
         if self.rolling.is_some() {
@@ -400,6 +507,7 @@ impl Voice {
     /// vibration dies away smoothly and the voice ends at −120 dB, 2·[`CHOKE_T60_S`] later.
     fn choke(&mut self, sample_rate_hz: f64) {
         self.released = true;
+        self.held = false;
         self.hammer.retire();
         self.rolling = None;
         self.bank.limit_t60(CHOKE_T60_S, sample_rate_hz);
@@ -452,7 +560,8 @@ impl Voice {
             };
             for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
                 let track_accel = rolling.advance(target, smoothing, dt_s);
-                self.hammer.set_track_acceleration(track_accel);
+                self.hammer
+                    .set_track_acceleration(track_accel + self.press.next());
                 let pickup = self
                     .hammer
                     .process_sample(&patch.contact, &mut self.bank, dt_s);
@@ -463,6 +572,14 @@ impl Voice {
                     self.hammer.come_to_rest(&mut self.bank);
                 }
                 self.rolling = None;
+            }
+        } else if self.press.is_moving() || self.press.now != 0.0 || self.held_press_n != 0.0 {
+            for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
+                self.press_sample(patch.hammer_mass_kg);
+                let pickup = self
+                    .hammer
+                    .process_sample(&patch.contact, &mut self.bank, dt_s);
+                (*m, *s) = (pickup.mid_m_per_s, pickup.side_m_per_s);
             }
         } else {
             for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
@@ -478,20 +595,20 @@ impl Voice {
         // Up to the first sample that is not finite or beyond what the energy put in allows
         // (NaN fails the comparison); a non-finite state is looked for at decisions.
         // (A rolling voice's energy is unbounded: ∞, or NaN with no mode heard, means no limit;
-        // `min` drops the NaN.) Either channel is at most 2·|gain|·(|mid| + |side|) (pan ≤ 1,
-        // width ≤ 1), so a limit on the pickups also keeps the output within f32, per block.
+        // `min` drops the NaN.) Either channel is at most 2·|gain|·volume·(|mid| + |side|)
+        // (pan ≤ 1, width ≤ 1), so a limit on the pickups also keeps the output within f32.
         let gain = self.gain * patch.gain;
         let limit_m_per_s = (RUNAWAY_AMPLITUDE * self.bank.pickup_abs_sum()
             / self.bank.mass_kg().sqrt()
             * (2.0 * self.input_energy_j).sqrt())
-        .min(f64::from(f32::MAX) / (2.0 * gain.abs()))
+        .min(f64::from(f32::MAX) / (2.0 * MAX_VOLUME * gain.abs()))
         .min(f64::MAX);
         let sound = mid
             .iter()
             .zip(side.iter())
             .position(|(m, s)| !(m.abs() + s.abs() <= limit_m_per_s))
             .unwrap_or(len);
-        out.add(&self.stereo, gain, &mid[..sound], &side[..sound]);
+        out.add(&mut self.stereo, gain, &mid[..sound], &side[..sound]);
         if sound < len || (decide && !(self.bank.is_finite() && self.hammer.is_finite())) {
             self.silence();
             return false;
@@ -510,25 +627,30 @@ impl Voice {
     }
 }
 
-/// A voice's place in the stereo image, set at its note-on: the width of its pickups' image and
-/// its pan.
+/// A voice's place in the stereo image and its volume: the width of its pickups' image, set at
+/// its note-on, and its pan and volume, which follow its expression.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Placement {
     /// Side signal's share, 0 (mono) … 1 (the two pickups as they are).
     width: f64,
+    /// The key's pan, −1…1, which the pan expression moves.
+    key_pan: f64,
     /// −1 (left) … 1 (right), constant-sum: the channels' gains are 1 − pan and 1 + pan, so
     /// their sum does not depend on it.
-    pan: f64,
+    pan: Follower,
+    /// Factor on the output (the volume expression).
+    volume: Follower,
 }
 
 impl Placement {
-    /// Left and right output of a voice at `gain` hearing `mid` and `side` (m/s).
+    /// Left and right output of a voice at `gain` hearing `mid` and `side` (m/s), one sample on.
     #[inline]
-    fn mix(&self, gain: f64, mid: f64, side: f64) -> (f64, f64) {
+    fn mix(&mut self, gain: f64, mid: f64, side: f64) -> (f64, f64) {
+        let (pan, gain) = (self.pan.next(), gain * self.volume.next());
         let side = self.width * side;
         (
-            gain * (1.0 - self.pan) * (mid + side),
-            gain * (1.0 + self.pan) * (mid - side),
+            gain * (1.0 - pan) * (mid + side),
+            gain * (1.0 + pan) * (mid - side),
         )
     }
 }
@@ -557,7 +679,7 @@ impl Output<'_> {
     }
 
     /// Add a voice's `mid` and `side` signals (m/s), placed by `stereo` at `gain`.
-    fn add(&mut self, stereo: &Placement, gain: f64, mid: &[f64], side: &[f64]) {
+    fn add(&mut self, stereo: &mut Placement, gain: f64, mid: &[f64], side: &[f64]) {
         match self {
             Output::Mono(out) => {
                 for ((o, m), s) in out.iter_mut().zip(mid).zip(side) {
@@ -610,6 +732,12 @@ pub struct Engine {
     notes_struck: u64,
     /// The voice struck last, whose contact the live view shows.
     traced_voice: Option<usize>,
+    /// Notes whose voices ended since the host last took them ([`Engine::take_ended`]); never
+    /// grows past its capacity.
+    ended: Vec<NoteId>,
+    /// A channel is a note (MPE): a new note on a channel detaches the released voices there
+    /// from the channel's messages.
+    channel_per_note: bool,
 }
 
 impl Engine {
@@ -626,7 +754,28 @@ impl Engine {
             non_finite_resets: 0,
             notes_struck: 0,
             traced_voice: None,
+            ended: Vec::with_capacity(ENDED_CAPACITY),
+            channel_per_note: false,
         }
+    }
+
+    /// Whether a MIDI channel is one note (MPE) or carries many (see the field).
+    pub fn set_channel_per_note(&mut self, on: bool) {
+        self.channel_per_note = on;
+    }
+
+    /// Remember that `note`'s voice ended (dropped if the host has not taken the last
+    /// [`ENDED_CAPACITY`]).
+    fn end(ended: &mut Vec<NoteId>, note: NoteId) {
+        if ended.len() < ended.capacity() {
+            ended.push(note);
+        }
+    }
+
+    /// The notes whose voices ended (decayed, stolen, struck again under a new note id, reset)
+    /// since the last call: a CLAP host is told, so it can free what it holds for them.
+    pub fn take_ended(&mut self) -> std::vec::Drain<'_, NoteId> {
+        self.ended.drain(..)
     }
 
     /// Voices in use, 1…[`MAX_VOICES`]. Voices beyond a lowered limit finish their tails.
@@ -636,19 +785,33 @@ impl Engine {
 
     /// Silence every voice.
     pub fn reset(&mut self) {
-        self.voices.iter_mut().for_each(Voice::silence);
+        for voice in self.voices.iter_mut().filter(|v| v.active) {
+            Self::end(&mut self.ended, voice.note);
+            voice.silence();
+        }
         self.notes_struck = 0;
     }
 
-    /// Strike `note` with normalised velocity `velocity` ∈ [0, 1]. A note already sounding is
-    /// struck again where it rings; otherwise a free voice is used, or the quietest (then the
-    /// oldest) is stolen.
-    pub fn note_on(&mut self, patch: &Patch, note: u8, velocity: f32) {
+    /// Strike `key` on channel 0 with normalised velocity `velocity` ∈ [0, 1] and no expression
+    /// (see [`Engine::start_note`]).
+    pub fn note_on(&mut self, patch: &Patch, key: u8, velocity: f32) {
+        self.start_note(patch, NoteId::key(key), velocity, &Expression::NEUTRAL);
+    }
+
+    /// Strike `note` with normalised velocity `velocity` ∈ [0, 1] and `expression` (its
+    /// channel's state). The same key on the same channel, still held, is struck again where it
+    /// rings; otherwise a free voice is used, or the quietest (then the oldest) is stolen.
+    pub fn start_note(
+        &mut self,
+        patch: &Patch,
+        note: NoteId,
+        velocity: f32,
+        expression: &Expression,
+    ) {
         let limit = self.polyphony;
-        let sounding = self
-            .voices
-            .iter()
-            .position(|v| v.active && v.note == note && !v.released);
+        let sounding = self.voices.iter().position(|v| {
+            v.active && v.note.key == note.key && v.note.channel == note.channel && !v.released
+        });
         let index = sounding
             .or_else(|| self.voices[..limit].iter().position(|v| !v.active))
             .or_else(|| {
@@ -662,17 +825,31 @@ impl Engine {
         let Some(index) = index else {
             return;
         };
+        let previous = &self.voices[index];
+        if previous.active && (sounding.is_none() || previous.note.voice_id != note.voice_id) {
+            Self::end(&mut self.ended, previous.note);
+        }
+        if self.channel_per_note {
+            for voice in self
+                .voices
+                .iter_mut()
+                .filter(|v| v.note.channel == note.channel)
+            {
+                voice.follows_channel &= voice.held;
+            }
+        }
         if let Some(previous) = self.traced_voice.replace(index) {
             self.voices[previous].hammer.set_tracing(false);
         }
         self.notes_struck += 1;
-        let seed = self.notes_struck ^ (u64::from(note) << 32);
-        self.prepared.ensure(patch, note);
-        let key = self.prepared.key(note);
+        let seed = self.notes_struck ^ (u64::from(note.key) << 32);
+        self.prepared.ensure(patch, note.key);
+        let key = self.prepared.key(note.key);
         let strike = Strike {
-            pan: patch.stereo.pan(note),
+            pan: patch.stereo.pan(note.key),
             ..self.prepared.calibration().strike(patch, velocity)
         };
+        let dt_s = 1.0 / self.sample_rate_hz;
         let voice = &mut self.voices[index];
         voice.hammer.set_tracing(true);
         let object = if sounding.is_none() {
@@ -680,7 +857,7 @@ impl Engine {
         } else {
             None
         };
-        voice.start(patch, object, &key.contact, strike, seed);
+        voice.start(patch, object, &key.contact, strike, expression, seed, dt_s);
         voice.note = note;
         voice.started_at = self.samples_rendered;
     }
@@ -701,14 +878,31 @@ impl Engine {
         &self.prepared
     }
 
-    /// Release `note`: with a release fraction set, its modes decay that much faster from now on;
-    /// a rolling ball is lifted off or rolls to a stop.
-    pub fn note_off(&mut self, patch: &Patch, note: u8) {
+    /// Release `key` on any channel (see [`Engine::release`]).
+    pub fn note_off(&mut self, patch: &Patch, key: u8) {
+        self.release(patch, NoteTarget::key(key));
+    }
+
+    /// Release the notes of `target`: with a release fraction set, their modes decay that much
+    /// faster from now on; a rolling ball is lifted off or rolls to a stop.
+    pub fn release(&mut self, patch: &Patch, target: NoteTarget) {
         let fs = self.sample_rate_hz;
         self.voices
             .iter_mut()
-            .filter(|v| v.active && v.note == note && !v.released)
+            .filter(|v| v.active && !v.released && target.matches(&v.note))
             .for_each(|voice| voice.release(patch, fs));
+    }
+
+    /// Change one dimension of the expression of the notes of `target`, from the next sample on
+    /// (a message to a whole channel reaches only the voices still following it). Notes that
+    /// are not sounding are not touched.
+    pub fn express(&mut self, patch: &Patch, target: NoteTarget, change: Change) {
+        let dt_s = 1.0 / self.sample_rate_hz;
+        let channel_wide = target.is_channel_wide();
+        self.voices
+            .iter_mut()
+            .filter(|v| v.active && target.matches(&v.note) && (v.follows_channel || !channel_wide))
+            .for_each(|voice| voice.express(patch, change, dt_s));
     }
 
     /// Release every held note (MIDI "all notes off"): each rings on as after its note-off.
@@ -720,12 +914,13 @@ impl Engine {
             .for_each(|voice| voice.release(patch, fs));
     }
 
-    /// Silence `note` within [`CHOKE_T60_S`] (a CLAP note choke), without a click.
-    pub fn choke(&mut self, note: u8) {
+    /// Silence the notes of `target` within [`CHOKE_T60_S`] (a CLAP note choke), without a
+    /// click.
+    pub fn choke(&mut self, target: NoteTarget) {
         let fs = self.sample_rate_hz;
         self.voices
             .iter_mut()
-            .filter(|v| v.active && v.note == note)
+            .filter(|v| v.active && target.matches(&v.note))
             .for_each(|voice| voice.choke(fs));
     }
 
@@ -765,6 +960,9 @@ impl Engine {
             for voice in self.voices.iter_mut().filter(|v| v.active) {
                 if !voice.render(patch, dt_s, &mut chunk, &mut self.scratch) {
                     self.non_finite_resets += 1;
+                }
+                if !voice.active {
+                    Self::end(&mut self.ended, voice.note);
                 }
             }
             self.samples_rendered += (end - start) as u64;
@@ -806,9 +1004,14 @@ pub fn flush_subnormal(y: f32) -> f32 {
     }
 }
 
+mod expression;
 mod prepared;
 #[cfg(test)]
 mod tests;
+
+pub use expression::{
+    Change, Expression, NoteId, NoteTarget, BRIGHTNESS_DECADES, EXPRESSION_SMOOTHING_S, MAX_VOLUME,
+};
 
 pub use prepared::{
     preparation_key, Calibration, Prepared, Strike, NUM_KEYS, REFERENCE_NOTE, REFERENCE_PEAK_DBFS,

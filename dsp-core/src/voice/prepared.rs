@@ -2,7 +2,8 @@
 //! the level calibration — built off the audio thread, or at a note-on when the note comes first.
 
 use super::{
-    Level, Output, Patch, PlayMode, Roll, Scratch, Voice, MAX_CHUNK, OUTPUT_GAIN_PER_M_PER_S,
+    Expression, Level, Output, Patch, PlayMode, Roll, Scratch, Voice, MAX_CHUNK,
+    OUTPUT_GAIN_PER_M_PER_S,
 };
 use crate::interaction::ContactPrep;
 use crate::resonator::{object_modes, BankSetup, Mode, ObjectSpec, MAX_MODES};
@@ -359,9 +360,16 @@ impl Prepared {
         steady: Option<(usize, f64)>,
     ) -> f64 {
         let bank = &self.banks[usize::from(REFERENCE_NOTE)];
-        self.reference
-            .start(patch, Some(bank), &self.contact, strike, seed);
         let dt_s = 1.0 / self.sample_rate_hz;
+        self.reference.start(
+            patch,
+            Some(bank),
+            &self.contact,
+            strike,
+            &Expression::NEUTRAL,
+            seed,
+            dt_s,
+        );
         let (mut peak, mut done, mut averaged) = (0.0f64, 0, 0usize);
         while done < samples && self.reference.active {
             let len = (samples - done).min(MAX_CHUNK);

@@ -275,7 +275,7 @@ fn a_choke_silences_only_its_note() {
     e.note_on(&patch, 60, 0.8);
     e.note_on(&patch, 64, 0.8);
     render(&mut e, &patch, 441, 441);
-    e.choke(60);
+    e.choke(NoteTarget::key(60));
     render(&mut e, &patch, 1323, 441);
     assert_eq!(e.active_voices(), 1);
     // The voice left is note 64's: striking 64 again reuses it.
@@ -536,4 +536,64 @@ fn a_ball_laid_on_the_object_starts_without_a_jolt() {
         resting < 1e-4 * rolling,
         "resting {resting} against rolling {rolling}"
     );
+}
+
+/// Pressure presses the rolling ball: on average the contact carries what pulls the ball down
+/// (its mean acceleration is zero), m·g·(1 + depth·pressure).
+#[test]
+fn pressure_presses_the_rolling_ball_with_its_share_of_the_depth() {
+    let patch = patch_in(PlayMode::Roll);
+    let mut e = Engine::new(48_000.0);
+    e.note_on(&patch, 60, 1.0);
+    let voice = e.voices.iter().position(|v| v.active).unwrap();
+    let mut mean_force_n = |e: &mut Engine, samples: usize| {
+        let mut out = [0.0f32; 1];
+        let mut sum = 0.0;
+        for _ in 0..samples {
+            e.process(&patch, &mut out);
+            sum += e.voices[voice].hammer.force_n();
+        }
+        sum / samples as f64
+    };
+    let weight_n = patch.hammer_mass_kg * patch.bounce.gravity.accel_m_per_s2;
+    mean_force_n(&mut e, 4800);
+    let unpressed = mean_force_n(&mut e, 9600);
+    e.express(&patch, NoteTarget::key(60), Change::Pressure(0.5));
+    mean_force_n(&mut e, 2400);
+    let pressed = mean_force_n(&mut e, 9600);
+    let expected = weight_n * (1.0 + patch.press_depth * 0.5);
+    assert!((unpressed / weight_n - 1.0).abs() < 0.03, "{unpressed} N");
+    assert!(
+        (pressed / expected - 1.0).abs() < 0.03,
+        "{pressed} N, expected {expected}"
+    );
+}
+
+/// A ball at rest on the object, pressed, presses the object down: the press force is held on
+/// the object, which answers with a soft thump and stays finite.
+#[test]
+fn pressure_on_a_resting_ball_moves_the_object() {
+    let mut patch = patch_in(PlayMode::Bounce);
+    patch.bounce.height_m = 0.0;
+    patch.bounce.gravity.capture_m_per_s = 10.0;
+    let run = |pressure: f64| {
+        let mut e = Engine::new(48_000.0);
+        e.note_on(&patch, 60, 0.01);
+        render(&mut e, &patch, 2400, 256);
+        let voice = e.voices.iter().position(|v| v.active).unwrap();
+        assert!(e.voices[voice].hammer.is_at_rest());
+        e.express(&patch, NoteTarget::key(60), Change::Pressure(pressure));
+        let out = render(&mut e, &patch, 9600, 256);
+        (out, e.voices[voice].held_press_n)
+    };
+    let ((resting, none_n), (pressed, held_n)) = (run(0.0), run(1.0));
+    assert!(pressed.iter().all(|y| y.is_finite()));
+    let thump = resting
+        .iter()
+        .zip(&pressed)
+        .fold(0.0f32, |m, (a, b)| m.max((a - b).abs()));
+    assert!(thump > 1e-3 * peak(&resting), "thump {thump}");
+    let expected_n = patch.hammer_mass_kg * patch.bounce.gravity.accel_m_per_s2 * patch.press_depth;
+    assert_eq!(none_n, 0.0);
+    assert!((held_n / expected_n - 1.0).abs() < 1e-9, "{held_n} N");
 }

@@ -1,0 +1,225 @@
+//! Per-note expression: what CLAP note expressions, polyphonic modulation and MPE channels change in one voice.
+
+/// A note as the host names it: its MIDI key and channel, and CLAP's note id when the host gives
+/// one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoteId {
+    pub key: u8,
+    /// MIDI channel, 0…15.
+    pub channel: u8,
+    pub voice_id: Option<i32>,
+}
+
+impl NoteId {
+    /// `key` on channel 0, without a note id.
+    pub fn key(key: u8) -> Self {
+        Self {
+            key,
+            channel: 0,
+            voice_id: None,
+        }
+    }
+}
+
+/// Which notes an event is for, as CLAP matches them: by note id when it has one, otherwise by
+/// channel and key, `None` matching any.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoteTarget {
+    pub voice_id: Option<i32>,
+    pub channel: Option<u8>,
+    pub key: Option<u8>,
+}
+
+impl NoteTarget {
+    /// Every note on `channel` (a MIDI channel message).
+    pub fn channel(channel: u8) -> Self {
+        Self {
+            channel: Some(channel),
+            ..Self::default()
+        }
+    }
+
+    /// The notes of `key` on any channel.
+    pub fn key(key: u8) -> Self {
+        Self {
+            key: Some(key),
+            ..Self::default()
+        }
+    }
+
+    /// The note of `key` on `channel`.
+    pub fn note(channel: u8, key: u8) -> Self {
+        Self {
+            voice_id: None,
+            channel: Some(channel),
+            key: Some(key),
+        }
+    }
+
+    /// The note with CLAP note id `voice_id`.
+    pub fn voice(voice_id: i32) -> Self {
+        Self {
+            voice_id: Some(voice_id),
+            ..Self::default()
+        }
+    }
+
+    /// Whether `note` is one of the notes meant.
+    pub fn matches(&self, note: &NoteId) -> bool {
+        match self.voice_id {
+            Some(id) => note.voice_id == Some(id),
+            None => {
+                self.channel.is_none_or(|c| c == note.channel)
+                    && self.key.is_none_or(|k| k == note.key)
+            }
+        }
+    }
+
+    /// Whether the target names notes by channel alone (a MIDI channel message).
+    pub(crate) fn is_channel_wide(&self) -> bool {
+        self.voice_id.is_none() && self.key.is_none() && self.channel.is_some()
+    }
+}
+
+/// Stiffness decades spanned by brightness 0…1: k × 100^(brightness − 0.5), from k/10 to 10·k.
+pub const BRIGHTNESS_DECADES: f64 = 2.0;
+/// Largest volume expression (CLAP's: +12 dB).
+pub const MAX_VOLUME: f64 = 4.0;
+/// Time constant (s) with which a voice follows its volume, pan and pressure: a step in any of
+/// them would click.
+pub const EXPRESSION_SMOOTHING_S: f64 = 0.005;
+
+/// One voice's expression. [`Expression::NEUTRAL`] changes nothing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Expression {
+    /// Pressure 0…1: presses the ball into the object while it bounces, rolls or rests, with the
+    /// force of `Patch::press_depth` × its weight at full pressure.
+    pub pressure: f64,
+    /// Brightness 0…1 (0.5 neutral): the note's next contacts have stiffness
+    /// k × 100^(brightness − 0.5).
+    pub brightness: f64,
+    /// The note's own tuning, semitones (a CLAP or VST3 tuning expression).
+    pub tuning_semitones: f64,
+    /// Its channel's pitch bend, semitones (MIDI, MPE).
+    pub bend_semitones: f64,
+    /// Gain ratio 0…[`MAX_VOLUME`].
+    pub volume: f64,
+    /// Pan offset −1…1, added to the key's pan.
+    pub pan: f64,
+    /// Polyphonic modulation of the stiffness, decades (k × 10^this).
+    pub stiffness_decades: f64,
+    /// Polyphonic modulation of the output gain, dB.
+    pub gain_db: f64,
+}
+
+impl Expression {
+    pub const NEUTRAL: Expression = Expression {
+        pressure: 0.0,
+        brightness: 0.5,
+        tuning_semitones: 0.0,
+        bend_semitones: 0.0,
+        volume: 1.0,
+        pan: 0.0,
+        stiffness_decades: 0.0,
+        gain_db: 0.0,
+    };
+
+    /// Factor on the contact stiffness k.
+    pub fn stiffness_scale(&self) -> f64 {
+        let brightness = self.brightness.clamp(0.0, 1.0) - 0.5;
+        10f64.powf(BRIGHTNESS_DECADES * brightness + self.stiffness_decades.clamp(-12.0, 12.0))
+    }
+
+    /// Factor on every mode's frequency: 2^((tuning + bend)/12).
+    pub fn frequency_ratio(&self) -> f64 {
+        let semitones = (self.tuning_semitones + self.bend_semitones).clamp(-240.0, 240.0);
+        (semitones / 12.0).exp2()
+    }
+
+    /// Factor on the voice's output.
+    pub fn volume_factor(&self) -> f64 {
+        self.volume.clamp(0.0, MAX_VOLUME) * 10f64.powf(self.gain_db.clamp(-120.0, 24.0) / 20.0)
+    }
+}
+
+impl Default for Expression {
+    fn default() -> Self {
+        Self::NEUTRAL
+    }
+}
+
+/// A change of one dimension of a voice's [`Expression`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Change {
+    Pressure(f64),
+    Brightness(f64),
+    Tuning(f64),
+    Bend(f64),
+    Volume(f64),
+    Pan(f64),
+    StiffnessDecades(f64),
+    GainDb(f64),
+}
+
+impl Expression {
+    /// Apply `change`; non-finite values are ignored.
+    pub fn apply(&mut self, change: Change) {
+        let (field, value) = match change {
+            Change::Pressure(x) => (&mut self.pressure, x.clamp(0.0, 1.0)),
+            Change::Brightness(x) => (&mut self.brightness, x.clamp(0.0, 1.0)),
+            Change::Tuning(x) => (&mut self.tuning_semitones, x),
+            Change::Bend(x) => (&mut self.bend_semitones, x),
+            Change::Volume(x) => (&mut self.volume, x.clamp(0.0, MAX_VOLUME)),
+            Change::Pan(x) => (&mut self.pan, x.clamp(-1.0, 1.0)),
+            Change::StiffnessDecades(x) => (&mut self.stiffness_decades, x),
+            Change::GainDb(x) => (&mut self.gain_db, x),
+        };
+        if value.is_finite() {
+            *field = value;
+        }
+    }
+}
+
+/// A one-pole follower: moves towards its target with time constant [`EXPRESSION_SMOOTHING_S`]
+/// and lands on it exactly once within `1e-9` of the step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Follower {
+    pub now: f64,
+    pub target: f64,
+    /// Share of the remaining distance covered per sample.
+    coefficient: f64,
+    snap: f64,
+}
+
+impl Follower {
+    /// At `value`, for steps of `dt_s`.
+    pub fn new(value: f64, dt_s: f64) -> Self {
+        Self {
+            now: value,
+            target: value,
+            coefficient: -(-dt_s / EXPRESSION_SMOOTHING_S).exp_m1(),
+            snap: 0.0,
+        }
+    }
+
+    pub fn set(&mut self, target: f64) {
+        self.snap = 1e-9 * (target - self.now).abs();
+        self.target = target;
+    }
+
+    pub fn is_moving(&self) -> bool {
+        self.now != self.target
+    }
+
+    /// One sample on; the new value.
+    #[inline]
+    pub fn next(&mut self) -> f64 {
+        let gap = self.target - self.now;
+        self.now = if gap.abs() <= self.snap {
+            self.target
+        } else {
+            self.now + self.coefficient * gap
+        };
+        self.now
+    }
+}
