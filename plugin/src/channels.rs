@@ -85,7 +85,11 @@ impl Channels {
     pub fn pressure(&mut self, engine: &mut Engine, patch: &Patch, channel: u8, pressure: f32) {
         let pressure = f64::from(pressure).clamp(0.0, 1.0);
         self.pressure[usize::from(channel) % CHANNELS] = pressure;
-        engine.express(patch, NoteTarget::channel(channel), Change::Pressure(pressure));
+        engine.express(
+            patch,
+            NoteTarget::channel(channel),
+            Change::Pressure(pressure),
+        );
     }
 
     /// CC 74 (MPE's third dimension, "brightness"): the stiffness of the next contacts of the
@@ -93,7 +97,11 @@ impl Channels {
     pub fn brightness(&mut self, engine: &mut Engine, patch: &Patch, channel: u8, value: f32) {
         let brightness = f64::from(value).clamp(0.0, 1.0);
         self.brightness[usize::from(channel) % CHANNELS] = brightness;
-        engine.express(patch, NoteTarget::channel(channel), Change::Brightness(brightness));
+        engine.express(
+            patch,
+            NoteTarget::channel(channel),
+            Change::Brightness(brightness),
+        );
     }
 
     /// "Reset all controllers" on `channel`: its bend, pressure and brightness back at rest.

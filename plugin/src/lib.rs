@@ -141,6 +141,7 @@ impl Plugin for Urto {
             return false;
         }
         self.engine = Some(Engine::new(sample_rate_hz));
+        self.channels = Channels::default();
         self.sample_rate_hz = sample_rate_hz;
         self.preparation.forget();
         self.left = vec![0.0; buffer_config.max_buffer_size as usize];
@@ -152,6 +153,8 @@ impl Plugin for Urto {
         if let Some(engine) = &mut self.engine {
             engine.reset();
         }
+        // A bend or pressure left over from before would bend the next notes.
+        self.channels = Channels::default();
     }
 
     fn process(

@@ -111,7 +111,11 @@ fn keys() -> [Key; 50] {
         key("pressure_press_weights", "press-depth", Kind::Float),
         key("pitch_bend_range_semitones", "bend-range", Kind::Float),
         key("mpe", "mpe", Kind::Bool),
-        key("mpe_pitch_bend_range_semitones", "mpe-bend-range", Kind::Float),
+        key(
+            "mpe_pitch_bend_range_semitones",
+            "mpe-bend-range",
+            Kind::Float,
+        ),
     ]
 }
 

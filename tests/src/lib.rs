@@ -8,8 +8,10 @@ use clack_extensions::params::{
 };
 use clack_extensions::state::PluginState;
 use clack_extensions::thread_check::{HostThreadCheck, HostThreadCheckImpl};
+pub use clack_host::events::event_types::NoteExpressionType;
 use clack_host::events::event_types::{
-    MidiEvent, NoteChokeEvent, NoteOffEvent, NoteOnEvent, ParamValueEvent,
+    MidiEvent, NoteChokeEvent, NoteEndEvent, NoteExpressionEvent, NoteOffEvent, NoteOnEvent,
+    ParamModEvent, ParamValueEvent,
 };
 use clack_host::events::Match;
 use clack_host::events::UnknownEvent;
@@ -46,6 +48,44 @@ pub struct NoteEnd {
     pub at_sample: u64,
     pub key: Option<u8>,
     pub choke: bool,
+}
+
+/// A note-on naming its channel and CLAP note id.
+#[derive(Clone, Copy, Debug)]
+pub struct VoicedNote {
+    pub at_sample: u64,
+    pub key: u8,
+    pub channel: u8,
+    pub note_id: u32,
+    pub velocity: f64,
+}
+
+/// A CLAP note expression for the note with `note_id` (CLAP's units: volume 0…4, pan 0…1,
+/// tuning in semitones, the others 0…1).
+#[derive(Clone, Copy, Debug)]
+pub struct Expression {
+    pub at_sample: u64,
+    pub note_id: u32,
+    pub kind: NoteExpressionType,
+    pub value: f64,
+}
+
+/// A CLAP polyphonic modulation: `amount` added to parameter `param_id` (in the units the plugin
+/// declares) for the note with `note_id`.
+#[derive(Clone, Copy, Debug)]
+pub struct Modulation {
+    pub at_sample: u64,
+    pub param_id: u32,
+    pub note_id: u32,
+    pub amount: f64,
+}
+
+/// A note the plugin reported ended (CLAP_EVENT_NOTE_END): when, its note id (−1: none) and key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EndedNote {
+    pub at_sample: u64,
+    pub note_id: i64,
+    pub key: i64,
 }
 
 /// A MIDI 1.0 message to send through the note port (a CLAP MIDI event).
@@ -86,6 +126,9 @@ pub struct Render<'a> {
     pub changes: &'a [ParamChange],
     pub note_ends: &'a [NoteEnd],
     pub midi: &'a [Midi],
+    pub voiced: &'a [VoicedNote],
+    pub expressions: &'a [Expression],
+    pub modulations: &'a [Modulation],
     /// Sample times at which the host calls `reset()` (a block starts there).
     pub resets: &'a [u64],
     /// Block sizes to cycle through (each at most `block_frames`; 0 makes a zero-length process
@@ -216,6 +259,8 @@ impl HostHandlers for TestHost {
 /// then).
 pub struct Session {
     instance: PluginInstance<TestHost>,
+    /// The notes the plugin reported ended during the last render.
+    ended: Vec<EndedNote>,
     /// Held by the first session of a thread; its later sessions share the turn.
     _turn: Option<MutexGuard<'static, ()>>,
 }
@@ -263,6 +308,7 @@ impl Session {
         SESSIONS.with(|n| n.set(n.get() + 1));
         Ok(Session {
             instance,
+            ended: Vec::new(),
             _turn: turn,
         })
     }
@@ -436,6 +482,25 @@ impl Session {
             };
             timeline.push((e.at_sample, event));
         }
+        for n in r.voiced {
+            let pckn = Pckn::new(0u16, u16::from(n.channel), u16::from(n.key), n.note_id);
+            timeline.push((
+                n.at_sample,
+                EventStorage::NoteOn(NoteOnEvent::new(0, pckn, n.velocity)),
+            ));
+        }
+        for e in r.expressions {
+            let pckn = Pckn::new(0u16, Match::All, Match::All, e.note_id);
+            timeline.push((
+                e.at_sample,
+                EventStorage::Expression(NoteExpressionEvent::new(0, pckn, e.kind, e.value)),
+            ));
+        }
+        for m in r.modulations {
+            let pckn = Pckn::new(0u16, Match::All, Match::All, m.note_id);
+            let event = ParamModEvent::new(0, ClapId::new(m.param_id), pckn, m.amount);
+            timeline.push((m.at_sample, EventStorage::Modulation(event)));
+        }
         for m in r.midi {
             timeline.push((
                 m.at_sample,
@@ -452,6 +517,8 @@ impl Session {
         // As in a host, audio is processed on its own thread (which the thread-check extension
         // names), while activation and callbacks stay on the main thread.
         let (go, wait_for_go) = mpsc::channel::<()>();
+        let ended = &mut self.ended;
+        ended.clear();
         let mut audio_thread = move |stopped: StoppedPluginAudioProcessor<TestHost>| {
             wait_for_go.recv().map_err(|e| e.to_string())?;
             let mut processor = stopped.start_processing().map_err(|e| e.to_string())?;
@@ -500,6 +567,16 @@ impl Session {
                         None,
                     )
                     .map_err(|e| e.to_string())?;
+                for event in out_events_buffer.iter() {
+                    if let Some(end) = event.as_event::<NoteEndEvent>() {
+                        let pckn = end.pckn();
+                        ended.push(EndedNote {
+                            at_sample: start as u64 + u64::from(event.header().time()),
+                            note_id: pckn.raw_note_id().into(),
+                            key: pckn.raw_key().into(),
+                        });
+                    }
+                }
                 on_block(start, &channels[0][..frames], &channels[1][..frames]);
                 start += frames;
             }
@@ -519,6 +596,11 @@ impl Session {
         self.instance.deactivate(stopped);
         self.run_main_thread_callbacks();
         Ok(())
+    }
+
+    /// The notes the plugin reported ended (CLAP note end events) during the last render.
+    pub fn ended_notes(&self) -> &[EndedNote] {
+        &self.ended
     }
 
     /// Run the plugin's main-thread callback if it asked for one (clap.host request_callback).
@@ -565,6 +647,8 @@ enum EventStorage {
     Choke(NoteChokeEvent),
     Midi(MidiEvent),
     Param(ParamValueEvent),
+    Expression(NoteExpressionEvent),
+    Modulation(ParamModEvent),
 }
 
 impl EventStorage {
@@ -576,6 +660,8 @@ impl EventStorage {
             EventStorage::Choke(e) => e.set_time(time),
             EventStorage::Midi(e) => e.set_time(time),
             EventStorage::Param(e) => e.set_time(time),
+            EventStorage::Expression(e) => e.set_time(time),
+            EventStorage::Modulation(e) => e.set_time(time),
         }
     }
 
@@ -586,6 +672,8 @@ impl EventStorage {
             EventStorage::Choke(e) => e.as_unknown(),
             EventStorage::Midi(e) => e.as_unknown(),
             EventStorage::Param(e) => e.as_unknown(),
+            EventStorage::Expression(e) => e.as_unknown(),
+            EventStorage::Modulation(e) => e.as_unknown(),
         }
     }
 }

@@ -181,7 +181,7 @@ impl Expression {
 }
 
 /// A one-pole follower: moves towards its target with time constant [`EXPRESSION_SMOOTHING_S`]
-/// and lands on it exactly once within `1e-9` of the step.
+/// and lands on it exactly once within 10⁻⁶ of the step (−120 dB, 14 time constants).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Follower {
     pub now: f64,
@@ -203,7 +203,7 @@ impl Follower {
     }
 
     pub fn set(&mut self, target: f64) {
-        self.snap = 1e-9 * (target - self.now).abs();
+        self.snap = 1e-6 * (target - self.now).abs();
         self.target = target;
     }
 

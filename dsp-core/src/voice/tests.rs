@@ -597,3 +597,26 @@ fn pressure_on_a_resting_ball_moves_the_object() {
     assert_eq!(none_n, 0.0);
     assert!((held_n / expected_n - 1.0).abs() < 1e-9, "{held_n} N");
 }
+
+/// A note prepared at its note-on sounds exactly as one whose patch the worker prepared first.
+#[test]
+fn a_note_prepared_inline_sounds_as_one_prepared_ahead() {
+    for mode in [PlayMode::Strike, PlayMode::Bounce, PlayMode::Roll] {
+        let patch = patch_in(mode);
+        let mut inline = Engine::new(48_000.0);
+        let mut ahead = Engine::new(48_000.0);
+        let mut prepared = Prepared::new(48_000.0);
+        prepared.prepare(&patch);
+        ahead.install(prepared);
+        for e in [&mut inline, &mut ahead] {
+            e.note_on(&patch, 60, 0.8);
+            e.note_on(&patch, 67, 0.8);
+        }
+        let (a, b) = (
+            render(&mut inline, &patch, 24_000, 256),
+            render(&mut ahead, &patch, 24_000, 256),
+        );
+        let first = a.iter().zip(&b).position(|(x, y)| x != y);
+        assert!(first.is_none(), "{mode:?}: differ from sample {first:?}");
+    }
+}
