@@ -1,6 +1,6 @@
 """The release VST3 bundle in a real VST3 host (pedalboard): the level table of issue 13 (every
 object at its defaults and every factory preset: velocity 127 at -9 +- 3 dBFS, velocity 64 8-14 dB
-below); two pickups make the stereo image; notes render finite, audible audio;
+below); MPE over MIDI (channel per note, bend, pressure, CC 74) reaching only its note; two pickups make the stereo image; notes render finite, audible audio;
 k, mu and alpha are set by name and take effect; raw_state (parameters, enum choices, the preset
 name) round-trips into a fresh instance. Host behaviour, as the CLAP tests check it: re-activation
 at other sample rates, reset mid-note, block sizes, a note on a block's last sample, note-offs for
@@ -160,6 +160,56 @@ def test_stereo_pickups():
     for name, x in (("left", left), ("right", right), ("mean", 0.5 * (left + right))):
         peak_hz = strongest_peak_hz(x, SAMPLE_RATE)
         assert abs(peak_hz / expected - 1.0) < 0.02, f"{name}: strongest peak {peak_hz:.1f} Hz"
+
+
+def render_stereo(plugin, messages, seconds):
+    return np.asarray(plugin(messages, duration=seconds, sample_rate=SAMPLE_RATE, num_channels=2,
+                             buffer_size=512, reset=True), dtype=np.float64)
+
+
+def test_mpe_midi_reaches_the_note_of_its_channel():
+    """MPE over MIDI into the VST3 (lower zone): A on channel 2, B on channel 3. A bend on A's
+    channel moves A alone, by its share of the +-48 semitone member range: the pair is the sum
+    of A bent and B alone. Channel pressure and CC 74 on A's channel (rolling balls: pressure
+    presses, brightness stiffens the next contacts) and polyphonic key pressure on A's channel and
+    key change A and leave B's part of the pair as it was. A bend on the master channel (1) moves
+    every note."""
+    plugin = shared()
+    plugin.mpe = True
+    try:
+        a_on = mido.Message("note_on", channel=1, note=60, velocity=100, time=0)
+        b_on = mido.Message("note_on", channel=2, note=67, velocity=100, time=0)
+        bend = mido.Message("pitchwheel", channel=1, pitch=2048, time=0.2)  # +12 of +-48
+        both = render_stereo(plugin, [a_on, b_on, bend], 0.6)
+        a = render_stereo(plugin, [a_on, bend], 0.6)
+        b = render_stereo(plugin, [b_on], 0.6)
+        plain = render_stereo(plugin, [a_on, b_on], 0.6)
+        assert np.max(np.abs(both - (a + b))) < 1e-6, "the bend reached the other note"
+        assert np.max(np.abs(both - plain)) > 1e-3, "the bend changed nothing"
+        after = int(0.3 * SAMPLE_RATE)
+        heard, expected = strongest_peak_hz(a[0][after:], SAMPLE_RATE), 440.0 * 2.0 ** ((72 - 69) / 12.0)
+        assert abs(heard / expected - 1.0) < 0.02, f"bent to {heard:.1f} Hz, expected {expected:.1f}"
+        # The master channel's bend (+-2 semitones) moves every note: B up a whole tone.
+        master = mido.Message("pitchwheel", channel=0, pitch=8191, time=0.2)
+        b_bent = render_stereo(plugin, [b_on, master], 0.6)
+        heard, expected = strongest_peak_hz(b_bent[0][after:], SAMPLE_RATE), 440.0 * 2.0 ** ((69 - 69) / 12.0)
+        assert abs(heard / expected - 1.0) < 0.02, f"master bend: {heard:.1f} Hz, expected {expected:.1f}"
+
+        plugin.mode = "Roll"
+        for name, message in (
+            ("channel pressure", mido.Message("aftertouch", channel=1, value=127, time=0.2)),
+            ("CC 74", mido.Message("control_change", channel=1, control=74, value=127, time=0.2)),
+            ("poly pressure", mido.Message("polytouch", channel=1, note=60, value=127, time=0.2)),
+        ):
+            both = render_stereo(plugin, [a_on, b_on, message], 0.6)
+            a = render_stereo(plugin, [a_on, message], 0.6)
+            plain = render_stereo(plugin, [a_on, b_on], 0.6)
+            a_plain = render_stereo(plugin, [a_on], 0.6)
+            assert np.max(np.abs((both - a) - (plain - a_plain))) < 1e-6, f"{name} reached the other note"
+            assert np.max(np.abs(a - a_plain)) > 1e-4, f"{name} changed nothing"
+    finally:
+        plugin.mpe = False
+        plugin.mode = "Single strike"
 
 
 def test_notes_are_finite_and_audible():
