@@ -1,10 +1,13 @@
 //! The plugin built with `nice-plug/assert_process_allocs` (debug) renders dense notes, note-offs,
-//! chokes, MIDI controllers (mod wheel, all notes off, all sound off) and automation in every mode
-//! without aborting: any allocation in process() kills the host process and fails this test.
+//! chokes, MIDI controllers (mod wheel, all notes off, all sound off, MPE bends, pressure, CC 74),
+//! note expressions, polyphonic modulation and automation in every mode without aborting: any allocation in process() kills the host process and fails this test.
 
 use urto::presets::factory;
 use urto::UrtoParams;
-use urto_host_tests::{clap_state, Midi, Note, NoteEnd, NoteOff, ParamChange, Render, Session};
+use urto_host_tests::{
+    clap_state, Expression, Midi, Modulation, Note, NoteEnd, NoteExpressionType, NoteOff,
+    ParamChange, Render, Session, VoicedNote,
+};
 
 #[test]
 fn process_does_not_allocate() {
@@ -37,11 +40,44 @@ fn process_does_not_allocate() {
     let midi: Vec<Midi> = (0..60u64)
         .map(|i| Midi {
             at_sample: i * 733 + 5,
-            bytes: match i % 6 {
+            bytes: match i % 10 {
                 4 => [0xB0, 123, 0],
                 5 => [0xB0, 120, 0],
+                6 => [
+                    0xE0 | (i % 16) as u8,
+                    (i * 5 % 128) as u8,
+                    (i * 13 % 128) as u8,
+                ],
+                7 => [0xD0 | (i % 16) as u8, (i * 29 % 128) as u8, 0],
+                8 => [0xB0 | (i % 16) as u8, 74, (i * 41 % 128) as u8],
+                9 => [0x90 | (i % 16) as u8, 30 + (i % 60) as u8, 90],
                 _ => [0xB0, 1, (i * 19 % 128) as u8],
             },
+        })
+        .collect();
+    // Notes with ids, their expressions and polyphonic modulation of the stiffness and the gain.
+    let voiced: Vec<VoicedNote> = (0..100u64)
+        .map(|i| VoicedNote {
+            at_sample: i * 401 + 3,
+            key: 30 + (i * 13 % 70) as u8,
+            channel: (i % 16) as u8,
+            note_id: i as u32,
+            velocity: 0.7,
+        })
+        .collect();
+    let kinds = [
+        (NoteExpressionType::Tuning, 5.0),
+        (NoteExpressionType::Volume, 0.5),
+        (NoteExpressionType::Pan, 0.2),
+        (NoteExpressionType::Brightness, 0.9),
+        (NoteExpressionType::Pressure, 0.6),
+    ];
+    let expressions: Vec<Expression> = (0..300u64)
+        .map(|i| Expression {
+            at_sample: i * 139 + 50,
+            note_id: (i / 3) as u32,
+            kind: kinds[(i % 5) as usize].0,
+            value: kinds[(i % 5) as usize].1,
         })
         .collect();
     // One preset of each mode, then the contact and the mode automated under the notes.
@@ -75,6 +111,15 @@ fn process_does_not_allocate() {
                 },
             })
             .collect();
+        let (stiffness, gain) = (ids[0], ids[4]);
+        let modulations: Vec<Modulation> = (0..200u64)
+            .map(|i| Modulation {
+                at_sample: i * 211 + 7,
+                param_id: if i % 2 == 0 { stiffness } else { gain },
+                note_id: (i / 2) as u32,
+                amount: (i % 7) as f64 / 20.0 - 0.15,
+            })
+            .collect();
         let out = session
             .render(&Render {
                 sample_rate_hz: 44_100.0,
@@ -85,6 +130,9 @@ fn process_does_not_allocate() {
                 changes: &changes,
                 note_ends: &chokes,
                 midi: &midi,
+                voiced: &voiced,
+                expressions: &expressions,
+                modulations: &modulations,
                 ..Render::default()
             })
             .expect("render");

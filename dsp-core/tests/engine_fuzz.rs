@@ -15,7 +15,7 @@ use urto_dsp::interaction::{ContactSetup, Damping, Gravity};
 use urto_dsp::resonator::{object_modes, Mode, ObjectKind, ObjectSpec, MAX_MODES};
 use urto_dsp::roll::RollSettings;
 use urto_dsp::voice::{
-    Engine, Level, NoteTarget, Patch, PlayMode, MAX_VOICES, OUTPUT_GAIN_PER_M_PER_S,
+    Change, Engine, Level, NoteTarget, Patch, PlayMode, MAX_VOICES, OUTPUT_GAIN_PER_M_PER_S,
 };
 
 fn damping() -> impl Strategy<Value = Damping> {
@@ -153,10 +153,25 @@ enum Event {
     Choke(u8),
     AllNotesOff,
     AllSoundOff,
+    /// A change of every sounding note's expression (any dimension, any value a host may send).
+    Express(Change),
     /// The host deactivates and activates again at this sample rate: the plugin builds a new
     /// engine (plugin/src/lib.rs, `activate`).
     Reactivate(f64),
     Nothing,
+}
+
+fn change() -> impl Strategy<Value = Change> {
+    prop_oneof![
+        (0.0..=1.0f64).prop_map(Change::Pressure),
+        (0.0..=1.0f64).prop_map(Change::Brightness),
+        (-120.0..=120.0f64).prop_map(Change::Tuning),
+        (-96.0..=96.0f64).prop_map(Change::Bend),
+        (0.0..=4.0f64).prop_map(Change::Volume),
+        (-1.0..=1.0f64).prop_map(Change::Pan),
+        (-10.0..=10.0f64).prop_map(Change::StiffnessDecades),
+        (-60.0..=60.0f64).prop_map(Change::GainDb),
+    ]
 }
 
 fn sample_rate() -> impl Strategy<Value = f64> {
@@ -175,6 +190,7 @@ fn event() -> impl Strategy<Value = Event> {
         1 => (0u8..128).prop_map(Event::Choke),
         1 => Just(Event::AllNotesOff),
         1 => Just(Event::AllSoundOff),
+        4 => change().prop_map(Event::Express),
         1 => sample_rate().prop_map(Event::Reactivate),
         3 => Just(Event::Nothing),
     ]
@@ -217,6 +233,8 @@ proptest! {
         let mut out = vec![0.0f32; 8192];
         let mut notes = 0;
         let mut reactivated = false;
+        // Expression changes the level and may put energy in (a press, a retune up).
+        let mut expressed = false;
         // The output of the first strike alone (one voice, struck from rest): until a second
         // note or a re-activation.
         let mut peak = 0.0f64;
@@ -237,6 +255,10 @@ proptest! {
                 Event::Choke(key) => engine.choke(NoteTarget::key(key)),
                 Event::AllNotesOff => engine.all_notes_off(&patch),
                 Event::AllSoundOff => engine.all_sound_off(),
+                Event::Express(change) => {
+                    engine.express(&patch, NoteTarget::default(), change);
+                    expressed = true;
+                }
                 Event::Reactivate(rate_hz) => {
                     resets += engine.non_finite_resets();
                     engine = Engine::new(rate_hz);
@@ -248,7 +270,7 @@ proptest! {
             engine.process(&patch, &mut out[..len]);
             for &y in &out[..len] {
                 prop_assert!(y.is_finite());
-                if notes == 1 && !reactivated {
+                if notes == 1 && !reactivated && !expressed {
                     peak = peak.max(f64::from(y.abs()));
                 }
             }

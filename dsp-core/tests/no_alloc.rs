@@ -1,7 +1,8 @@
-//! The engine's audio path (note-on and process) never allocates, checked by assert_no_alloc.
+//! The engine's audio path (note-on, expression, process, ended notes) never allocates, checked
+//! by assert_no_alloc.
 
 use assert_no_alloc::{assert_no_alloc, AllocDisabler};
-use urto_dsp::voice::{Engine, Patch};
+use urto_dsp::voice::{Change, Engine, Expression, NoteId, NoteTarget, Patch, PlayMode};
 
 #[global_allocator]
 static ALLOCATOR: AllocDisabler = AllocDisabler;
@@ -21,4 +22,40 @@ fn note_on_and_process_do_not_allocate() {
             engine.process(&patch, &mut out[..(1 + usize::from(i) * 5) % 1024]);
         }
     });
+}
+
+#[test]
+fn expression_does_not_allocate() {
+    for mode in [PlayMode::Strike, PlayMode::Bounce, PlayMode::Roll] {
+        let mut engine = Engine::new(48_000.0);
+        let patch = Patch {
+            mode,
+            ..Patch::default()
+        };
+        let mut out = vec![0.0f32; 512];
+        let changes = [
+            Change::Tuning(3.0),
+            Change::Bend(-1.5),
+            Change::Pressure(0.7),
+            Change::Brightness(0.9),
+            Change::Volume(0.5),
+            Change::Pan(-0.3),
+            Change::StiffnessDecades(0.5),
+            Change::GainDb(-3.0),
+        ];
+        assert_no_alloc(|| {
+            for i in 0..100u8 {
+                let note = NoteId {
+                    key: 40 + i % 40,
+                    channel: i % 16,
+                    voice_id: Some(i32::from(i)),
+                };
+                engine.start_note(&patch, note, 0.8, &Expression::NEUTRAL);
+                let change = changes[usize::from(i) % changes.len()];
+                engine.express(&patch, NoteTarget::channel(i % 16), change);
+                engine.process(&patch, &mut out[..(1 + usize::from(i) * 7) % 512]);
+                engine.take_ended().for_each(drop);
+            }
+        });
+    }
 }

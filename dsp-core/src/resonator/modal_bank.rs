@@ -635,6 +635,20 @@ impl ModalBank {
             .sum()
     }
 
+    /// Σ(|ψᵢ| + |sideᵢ|)·|φᵢ|/(M·ω₀ᵢ), m/s per N: the most a step of one newton in a force held
+    /// on the strike point can add to either channel's pickup velocity (a step ΔF sets mode i
+    /// swinging with velocity amplitude φᵢ·ΔF/(M·ω₀ᵢ) about its new equilibrium).
+    pub fn step_pickup_bound_per_n(&self) -> f64 {
+        let n = self.setup.num_modes;
+        (0..n)
+            .map(|i| {
+                let shapes = self.setup.pickup[i].abs() + self.setup.side[i].abs();
+                shapes * self.setup.strike[i].abs()
+                    / (self.setup.mass_kg * self.setup.omega0_sq[i].sqrt())
+            })
+            .sum()
+    }
+
     /// Whether every state variable is finite.
     pub fn is_finite(&self) -> bool {
         self.q[..self.setup.num_modes]

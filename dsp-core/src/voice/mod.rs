@@ -263,6 +263,9 @@ struct Voice {
     /// on the object (N).
     press: Follower,
     held_press_n: f64,
+    /// The most the press held on the object at rest can have set it swinging, m/s at either
+    /// pickup (see [`ModalBank::step_pickup_bound_per_n`]): part of the runaway limit.
+    press_swing_m_per_s: f64,
     /// Engine sample count at the last strike, for stealing the oldest voice.
     started_at: u64,
     /// Samples rendered since the last note-on. The voice decides whether it rests or ends (and
@@ -299,6 +302,7 @@ impl Voice {
             tuned_ratio: 1.0,
             press: Follower::default(),
             held_press_n: 0.0,
+            press_swing_m_per_s: 0.0,
             started_at: 0,
             age_samples: 0,
             peak_energy_j: 0.0,
@@ -331,6 +335,7 @@ impl Voice {
             self.tuned_ratio = 1.0;
             self.peak_energy_j = 0.0;
             self.input_energy_j = 0.0;
+            self.press_swing_m_per_s = 0.0;
         }
         self.active = true;
         self.released = false;
@@ -372,12 +377,9 @@ impl Voice {
                     height_m,
                     patch.hammer_mass_kg,
                 );
-                // With the most a press can add to gravity, so that no pressure is taken for a
-                // runaway.
-                let fall_j = patch.hammer_mass_kg
-                    * patch.bounce.gravity.accel_m_per_s2.max(0.0)
-                    * (1.0 + patch.press_depth.max(0.0))
-                    * height_m;
+                // (A press's work is added as it is done: `press_sample`.)
+                let fall_j =
+                    patch.hammer_mass_kg * patch.bounce.gravity.accel_m_per_s2.max(0.0) * height_m;
                 self.input_energy_j += hammer.energy_j() + fall_j;
             }
             PlayMode::Roll => {
@@ -447,22 +449,33 @@ impl Voice {
         self.bank.hold_static_force(-held_n);
         self.bank.retune(ratio, 1.0 / dt_s, CHOKE_T60_S);
         self.bank.hold_static_force(held_n);
+        // Tuning up with the displacements kept raises each mode's energy ½·M·ω²·q² by up to
+        // the ratio squared; tuning down raises a held force's swing by up to its inverse: the
+        // runaway limit takes both as input.
+        let change = ratio / self.tuned_ratio;
+        self.input_energy_j *= change.max(1.0).powi(2);
+        self.press_swing_m_per_s /= change.min(1.0);
         self.tuned_ratio = ratio;
     }
 
-    /// One sample of the press: pulls the ball in flight or in contact; on a ball at rest, the
-    /// change of force is held on the object.
+    /// One sample of the press: pulls the ball in flight or in contact (its work towards the
+    /// object counts as energy put in); on a ball at rest, the change of force is held on the
+    /// object.
     #[inline]
-    fn press_sample(&mut self, mass_kg: f64) {
+    fn press_sample(&mut self, mass_kg: f64, dt_s: f64) {
         let accel = self.press.next();
         if self.hammer.is_at_rest() {
             let force_n = mass_kg * accel;
             if force_n != self.held_press_n {
-                self.bank.hold_static_force(force_n - self.held_press_n);
+                let step_n = force_n - self.held_press_n;
+                self.bank.hold_static_force(step_n);
+                self.press_swing_m_per_s += step_n.abs() * self.bank.step_pickup_bound_per_n();
                 self.held_press_n = force_n;
             }
         } else {
             self.hammer.set_track_acceleration(accel);
+            let travel_m = self.hammer.velocity_m_per_s() * dt_s;
+            self.input_energy_j += mass_kg * accel * travel_m.max(0.0);
         }
     }
 
@@ -575,7 +588,7 @@ impl Voice {
             }
         } else if self.press.is_moving() || self.press.now != 0.0 || self.held_press_n != 0.0 {
             for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
-                self.press_sample(patch.hammer_mass_kg);
+                self.press_sample(patch.hammer_mass_kg, dt_s);
                 let pickup = self
                     .hammer
                     .process_sample(&patch.contact, &mut self.bank, dt_s);
@@ -598,11 +611,12 @@ impl Voice {
         // `min` drops the NaN.) Either channel is at most 2·|gain|·volume·(|mid| + |side|)
         // (pan ≤ 1, width ≤ 1), so a limit on the pickups also keeps the output within f32.
         let gain = self.gain * patch.gain;
-        let limit_m_per_s = (RUNAWAY_AMPLITUDE * self.bank.pickup_abs_sum()
-            / self.bank.mass_kg().sqrt()
-            * (2.0 * self.input_energy_j).sqrt())
-        .min(f64::from(f32::MAX) / (2.0 * MAX_VOLUME * gain.abs()))
-        .min(f64::MAX);
+        let limit_m_per_s = (RUNAWAY_AMPLITUDE
+            * (self.bank.pickup_abs_sum() / self.bank.mass_kg().sqrt()
+                * (2.0 * self.input_energy_j).sqrt()
+                + self.press_swing_m_per_s))
+            .min(f64::from(f32::MAX) / (2.0 * MAX_VOLUME * gain.abs()))
+            .min(f64::MAX);
         let sound = mid
             .iter()
             .zip(side.iter())
