@@ -1,14 +1,14 @@
 //! The audio thread's cost of notes: one note-on, and one 64-sample block at 48 kHz that starts
 //! 64 notes at once (a chord on every voice), with the default patch prepared off the audio
 //! thread (as the plugin does when the patch changes); that preparation's cost, and a note-on
-//! that must prepare its patch itself.
+//! that must prepare its patch itself; a pitch bend that retunes every voice of a full chord.
 
 mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-use urto_dsp::voice::{Engine, Patch, Prepared, MAX_VOICES};
+use urto_dsp::voice::{Change, Engine, NoteTarget, Patch, Prepared, MAX_VOICES};
 
 const FS: f64 = 48_000.0;
 /// Samples in the burst's block (`BURST_BLOCK_SAMPLES` in xtask/src/bench.rs).
@@ -68,6 +68,21 @@ fn chords(c: &mut Criterion) {
     group.bench_function("burst_64_notes_block", |b| {
         let mut engine = engine(&patch);
         b.iter_custom(|iters| time_chords(&mut engine, &patch, iters, Some(&mut out)))
+    });
+    // A pitch bend on the channel of a 64-note chord: each voice recomputes its modes'
+    // transitions (per voice).
+    group.throughput(Throughput::Elements(MAX_VOICES as u64));
+    group.bench_function("bend_64_notes", |b| {
+        let mut engine = engine(&patch);
+        for key in chord() {
+            engine.note_on(&patch, key, 1.0);
+        }
+        let mut up = false;
+        b.iter(|| {
+            up = !up;
+            let bend = Change::Bend(if up { 0.5 } else { 0.0 });
+            engine.express(&patch, NoteTarget::channel(0), bend);
+        })
     });
     // The worker thread's work when the patch changes (α kept: the contact-time table stays),
     // and a note-on that finds no preparation for its patch and prepares its key and the level

@@ -33,6 +33,7 @@ pub fn bench(json_output: bool) -> Result<()> {
         "realtime_factor_64v_32m_48k": 1e9 / ENGINE_SAMPLE_RATE_HZ / ns("engine_64v_32m_48k/one_second"),
         "note_on_ns": ns("chords/note_on"),
         "burst_64_notes_block_ratio": ns("chords/burst_64_notes_block") / block_ns,
+        "retune_ns_per_voice": ns("chords/bend_64_notes"),
     });
     if json_output {
         let mut all = headline.as_object().cloned().unwrap_or_default();
