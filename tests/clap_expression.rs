@@ -239,8 +239,8 @@ fn bend(channel: u8, semitones: f64, range: f64) -> [u8; 3] {
     [0xE0 | channel, (raw & 0x7F) as u8, (raw >> 7) as u8]
 }
 
-/// MPE (lower zone): A on channel 2, B on channel 3, and `messages` on A's channel (or the
-/// master's) after 0.2 s: A alone changes, and a bend moves its pitch by its range's share.
+/// MPE (lower zone): A on channel 2, B on channel 3, and messages on A's channel after 0.2 s:
+/// A alone changes, and a bend moves its pitch by its range's share.
 #[test]
 fn mpe_midi_reaches_the_note_of_its_channel() {
     let mut session = session(&[("MPE", 1.0)]);

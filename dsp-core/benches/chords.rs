@@ -69,14 +69,16 @@ fn chords(c: &mut Criterion) {
         let mut engine = engine(&patch);
         b.iter_custom(|iters| time_chords(&mut engine, &patch, iters, Some(&mut out)))
     });
-    // A pitch bend on the channel of a 64-note chord: each voice recomputes its modes'
-    // transitions (per voice).
+    // A pitch bend on the channel of a 64-note chord just struck: each voice recomputes its
+    // modes' transitions (per voice).
     group.throughput(Throughput::Elements(MAX_VOICES as u64));
     group.bench_function("bend_64_notes", |b| {
         let mut engine = engine(&patch);
         for key in chord() {
             engine.note_on(&patch, key, 1.0);
         }
+        // Under way: the strikes have begun.
+        engine.process(&patch, &mut [0.0; BURST_BLOCK]);
         let mut up = false;
         b.iter(|| {
             up = !up;

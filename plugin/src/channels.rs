@@ -92,10 +92,17 @@ impl Channels {
         );
     }
 
-    /// CC 74 (MPE's third dimension, "brightness"): the stiffness of the next contacts of the
-    /// notes on `channel`.
+    /// CC 74 (MPE's third dimension, "brightness"), `value` as nice-plug normalises it (the
+    /// 7-bit value / 127): the stiffness of the next contacts of the notes on `channel`. Read
+    /// back as the 7-bit value with its centre, 64, exactly neutral: 0…64 → 0…0.5, 64…127 →
+    /// 0.5…1.
     pub fn brightness(&mut self, engine: &mut Engine, patch: &Patch, channel: u8, value: f32) {
-        let brightness = f64::from(value).clamp(0.0, 1.0);
+        let raw = (f64::from(value).clamp(0.0, 1.0) * 127.0).round();
+        let brightness = if raw <= 64.0 {
+            raw / 128.0
+        } else {
+            0.5 + (raw - 64.0) / 126.0
+        };
         self.brightness[usize::from(channel) % CHANNELS] = brightness;
         engine.express(
             patch,
@@ -104,12 +111,11 @@ impl Channels {
         );
     }
 
-    /// "Reset all controllers" on `channel`: its bend, pressure and brightness back at rest.
+    /// "Reset all controllers" on `channel`: its bend, pressure and brightness back at rest (the
+    /// MIDI values of no bend, no pressure and CC 74's centre).
     pub fn reset(&mut self, engine: &mut Engine, patch: &Patch, mode: &ChannelMode, channel: u8) {
-        let rest = Channels::default();
-        let c = usize::from(channel) % CHANNELS;
-        self.pressure(engine, patch, channel, rest.pressure[c] as f32);
-        self.brightness(engine, patch, channel, rest.brightness[c] as f32);
+        self.pressure(engine, patch, channel, 0.0);
+        self.brightness(engine, patch, channel, 64.0 / 127.0);
         self.pitch_bend(engine, patch, mode, channel, 8192.0 / 16383.0);
     }
 }

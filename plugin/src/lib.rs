@@ -328,8 +328,12 @@ impl Plugin for Urto {
                     NoteEvent::MidiChannelPressure {
                         channel, pressure, ..
                     } => {
-                        self.controllers.pressure = pressure;
-                        patch = self.params.patch(&self.controllers);
+                        // With MPE a member channel's pressure is its note's alone: only the
+                        // master channel's moves the rolling speed of every note.
+                        if !mode.mpe || channel == 0 {
+                            self.controllers.pressure = pressure;
+                            patch = self.params.patch(&self.controllers);
+                        }
                         self.channels.pressure(engine, &patch, channel, pressure);
                     }
                     _ => {}

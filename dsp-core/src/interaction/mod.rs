@@ -8,6 +8,7 @@ use crate::resonator::{ModalBank, Pickup, Slot, Surface};
 
 mod trace;
 use crate::restitution::{c_opt_n_s_per_m, mu_for_restitution};
+use crate::voice::{MAX_STIFFNESS, MIN_STIFFNESS};
 pub use trace::{ContactTrace, TracePoint, TRACE_ONSETS, TRACE_POINTS};
 
 /// Upper bound on sub-steps per sample during a contact.
@@ -310,6 +311,15 @@ impl Hammer {
         &self.trace
     }
 
+    /// The object changed under a contact under way (a retune): the contact's energy balance,
+    /// which the energy guard holds each step to, starts again from the state now.
+    pub fn rebase_energy(&mut self, bank: &ModalBank) {
+        let energy_j = self.contact_energy_j(bank);
+        if let Some(contact) = self.contact.as_mut() {
+            contact.energy_j = energy_j;
+        }
+    }
+
     /// Whether the ball was captured and rests on the object.
     pub fn is_at_rest(&self) -> bool {
         self.at_rest
@@ -325,8 +335,8 @@ impl Hammer {
         }
     }
 
-    /// Scale the stiffness k of the contacts that begin from now on by `scale` (a contact under
-    /// way keeps its own): a note's brightness.
+    /// Scale the stiffness k of the contacts that begin from now on by `scale`, within the
+    /// plugin's range of k (a contact under way keeps its own): a note's brightness.
     pub fn set_stiffness_scale(&mut self, scale: f64) {
         self.stiffness_scale = scale;
     }
@@ -358,7 +368,7 @@ impl Hammer {
     /// [`Hammer::set_track_acceleration`] (the start of rolling).
     pub fn place(&mut self, bank: &ModalBank, setup: &ContactSetup, mass_kg: f64) {
         self.setup = *setup;
-        self.setup.law.stiffness *= self.stiffness_scale;
+        self.setup.law.stiffness = scaled_stiffness(setup.law.stiffness, self.stiffness_scale);
         let law = self.setup.law;
         let weight_n = mass_kg * (self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2).max(0.0);
         let x_eq = (weight_n / law.stiffness).powf(1.0 / law.alpha);
@@ -514,7 +524,7 @@ impl Hammer {
         dt_s: f64,
     ) {
         self.setup = *setup;
-        self.setup.law.stiffness *= self.stiffness_scale;
+        self.setup.law.stiffness = scaled_stiffness(setup.law.stiffness, self.stiffness_scale);
         if self.irregularity > 0.0 {
             let xi = 2.0 * self.rng.f64() - 1.0;
             self.setup.law.stiffness *= (1.0 + self.irregularity * xi).max(0.0).sqrt().max(1e-3);
@@ -910,6 +920,15 @@ impl Hammer {
             contact.energy_j = energy;
         }
     }
+}
+
+/// `stiffness` (N/m^α) scaled by `scale`, kept within [`MIN_STIFFNESS`, `MAX_STIFFNESS`] (or at
+/// `stiffness` itself where that is outside).
+fn scaled_stiffness(stiffness: f64, scale: f64) -> f64 {
+    if scale == 1.0 {
+        return stiffness;
+    }
+    (stiffness * scale).clamp(MIN_STIFFNESS.min(stiffness), MAX_STIFFNESS.max(stiffness))
 }
 
 /// Contact potential energy V(x) = k·x^(α+1)/(α+1) for x > 0, in joules.

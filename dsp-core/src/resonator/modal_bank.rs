@@ -125,6 +125,9 @@ pub struct ModalBank {
     setup: BankSetup,
     /// The modes' damped angular frequencies as loaded, rad/s: [`ModalBank::retune`] scales these.
     loaded_omega_d: [f64; MAX_MODES],
+    /// The decay rate (1/s) of a mode a retune pushed to Nyquist had before it was damped there,
+    /// given back when a retune brings it down again; NaN for a mode below Nyquist.
+    parked_sigma: [f64; MAX_MODES],
     /// Displacement in metres and velocity in m/s of each mode's coordinate.
     q: [f64; MAX_MODES],
     p: [f64; MAX_MODES],
@@ -275,6 +278,7 @@ impl ModalBank {
         Box::new(Self {
             setup: BankSetup::new(mass_kg),
             loaded_omega_d: [0.0; MAX_MODES],
+            parked_sigma: [f64::NAN; MAX_MODES],
             q: [0.0; MAX_MODES],
             p: [0.0; MAX_MODES],
             sub: Step::default(),
@@ -294,7 +298,7 @@ impl ModalBank {
         for sigma in &mut self.setup.sigma[..self.setup.num_modes] {
             *sigma /= fraction;
         }
-        self.retransition(sample_rate_hz);
+        self.retransition(sample_rate_hz, false);
     }
 
     /// Damp every mode whose T60 is longer than `t60_s` to `t60_s` from now on, keeping the
@@ -304,16 +308,17 @@ impl ModalBank {
         for sigma in &mut self.setup.sigma[..self.setup.num_modes] {
             *sigma = sigma.max(sigma_min);
         }
-        self.retransition(sample_rate_hz);
+        self.retransition(sample_rate_hz, false);
     }
 
     /// Tune every mode to `ratio` times its frequency as loaded, from now on, keeping the
     /// vibration (q, p) as it is: the pickups hear the velocities, which do not jump, so a retune
     /// does not click. A mode pushed to Nyquist or beyond cannot be represented: it is held just
     /// below Nyquist and damped to a T60 of at most `choke_t60_s`, so it dies away instead of
-    /// aliasing. Costs two transitions (an exponential and a sine/cosine per mode each) during a
-    /// contact, one otherwise.
-    pub fn retune(&mut self, ratio: f64, sample_rate_hz: f64, choke_t60_s: f64) {
+    /// aliasing, and gets its decay back when a retune brings it below Nyquist again. Costs a
+    /// transition (an exponential and a sine/cosine per mode); `in_contact` (a contact is using
+    /// the sub-step transition) a second one.
+    pub fn retune(&mut self, ratio: f64, sample_rate_hz: f64, choke_t60_s: f64, in_contact: bool) {
         let nyquist_rad_per_s = std::f64::consts::PI * sample_rate_hz;
         let sigma_choke = 1000f64.ln() / choke_t60_s.max(1e-4);
         let ratio = if ratio.is_finite() && ratio > 0.0 {
@@ -323,25 +328,36 @@ impl ModalBank {
         };
         for i in 0..self.setup.num_modes {
             let omega = self.loaded_omega_d[i] * ratio;
+            let parked = &mut self.parked_sigma[i];
             if omega < nyquist_rad_per_s {
                 self.setup.omega_d[i] = omega;
+                if !parked.is_nan() {
+                    self.setup.sigma[i] = *parked;
+                    *parked = f64::NAN;
+                }
             } else {
                 self.setup.omega_d[i] = 0.99 * nyquist_rad_per_s;
+                if parked.is_nan() {
+                    *parked = self.setup.sigma[i];
+                }
                 self.setup.sigma[i] = self.setup.sigma[i].max(sigma_choke);
             }
         }
-        self.retransition(sample_rate_hz);
+        self.retransition(sample_rate_hz, in_contact);
     }
 
-    /// The transitions after a change of the frequencies or decay rates: the one-sample step, and
-    /// a contact's sub-step if one is prepared (a contact under way goes on with the new modes).
-    fn retransition(&mut self, sample_rate_hz: f64) {
+    /// The one-sample transition after a change of the frequencies or decay rates, and with
+    /// `refresh_sub` the sub-step transition too (a contact under way goes on with the new
+    /// modes); otherwise the next contact prepares its sub-step afresh.
+    fn retransition(&mut self, sample_rate_hz: f64, refresh_sub: bool) {
         self.setup.update_omega0_sq();
         let mut full = std::mem::take(&mut self.setup.full);
         self.setup.transition(1.0 / sample_rate_hz, &mut full);
         self.setup.full = full;
-        if self.sub_dt_s.is_finite() {
+        if refresh_sub && self.sub_dt_s.is_finite() {
             self.setup.transition(self.sub_dt_s, &mut self.sub);
+        } else {
+            self.sub_dt_s = f64::NAN;
         }
     }
 
@@ -351,6 +367,7 @@ impl ModalBank {
         let mass_kg = self.setup.mass_kg;
         self.setup.set(modes, mass_kg, sample_rate_hz);
         self.loaded_omega_d = self.setup.omega_d;
+        self.parked_sigma = [f64::NAN; MAX_MODES];
         self.sub_dt_s = f64::NAN;
         self.reset();
     }
@@ -365,6 +382,7 @@ impl ModalBank {
         to.mass_kg = setup.mass_kg;
         to.omega_d[..n].copy_from_slice(&setup.omega_d[..n]);
         self.loaded_omega_d[..n].copy_from_slice(&setup.omega_d[..n]);
+        self.parked_sigma[..n].fill(f64::NAN);
         to.sigma[..n].copy_from_slice(&setup.sigma[..n]);
         to.omega0_sq[..n].copy_from_slice(&setup.omega0_sq[..n]);
         to.strike[..n].copy_from_slice(&setup.strike[..n]);

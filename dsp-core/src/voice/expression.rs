@@ -85,6 +85,10 @@ impl NoteTarget {
 pub const BRIGHTNESS_DECADES: f64 = 2.0;
 /// Largest volume expression (CLAP's: +12 dB).
 pub const MAX_VOLUME: f64 = 4.0;
+/// Largest factor volume and gain modulation together put on a voice (+24 dB).
+pub const MAX_VOLUME_FACTOR: f64 = 16.0;
+/// Largest stiffness modulation, decades either way (the Stiffness knob's span).
+const MAX_STIFFNESS_DECADES: f64 = 10.0;
 /// Time constant (s) with which a voice follows its volume, pan and pressure: a step in any of
 /// them would click.
 pub const EXPRESSION_SMOOTHING_S: f64 = 0.005;
@@ -124,10 +128,13 @@ impl Expression {
         gain_db: 0.0,
     };
 
-    /// Factor on the contact stiffness k.
+    /// Factor on the contact stiffness k (the hammer keeps k·scale within the knob's range).
     pub fn stiffness_scale(&self) -> f64 {
         let brightness = self.brightness.clamp(0.0, 1.0) - 0.5;
-        10f64.powf(BRIGHTNESS_DECADES * brightness + self.stiffness_decades.clamp(-12.0, 12.0))
+        let decades = self
+            .stiffness_decades
+            .clamp(-MAX_STIFFNESS_DECADES, MAX_STIFFNESS_DECADES);
+        10f64.powf(BRIGHTNESS_DECADES * brightness + decades)
     }
 
     /// Factor on every mode's frequency: 2^((tuning + bend)/12).
@@ -136,9 +143,28 @@ impl Expression {
         (semitones / 12.0).exp2()
     }
 
-    /// Factor on the voice's output.
+    /// Factor on the voice's output, at most [`MAX_VOLUME_FACTOR`].
     pub fn volume_factor(&self) -> f64 {
-        self.volume.clamp(0.0, MAX_VOLUME) * 10f64.powf(self.gain_db.clamp(-120.0, 24.0) / 20.0)
+        let gain = 10f64.powf(self.gain_db.clamp(-120.0, 24.0) / 20.0);
+        (self.volume.clamp(0.0, MAX_VOLUME) * gain).min(MAX_VOLUME_FACTOR)
+    }
+
+    /// This expression with every dimension in its range and anything not finite neutral.
+    pub fn sanitized(&self) -> Expression {
+        let mut clean = Expression::NEUTRAL;
+        for change in [
+            Change::Pressure(self.pressure),
+            Change::Brightness(self.brightness),
+            Change::Tuning(self.tuning_semitones),
+            Change::Bend(self.bend_semitones),
+            Change::Volume(self.volume),
+            Change::Pan(self.pan),
+            Change::StiffnessDecades(self.stiffness_decades),
+            Change::GainDb(self.gain_db),
+        ] {
+            clean.apply(change);
+        }
+        clean
     }
 }
 

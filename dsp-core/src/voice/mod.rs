@@ -253,9 +253,6 @@ struct Voice {
     released: bool,
     /// Its key is down: no note-off or choke since the note-on.
     held: bool,
-    /// Whether messages to the voice's whole channel still reach it: not once a newer note has
-    /// taken its channel after its release (MPE, where a channel is a note).
-    follows_channel: bool,
     expression: Expression,
     /// The frequency ratio the bank is tuned to (1 as loaded).
     tuned_ratio: f64,
@@ -297,7 +294,6 @@ impl Voice {
             active: false,
             released: false,
             held: false,
-            follows_channel: true,
             expression: Expression::NEUTRAL,
             tuned_ratio: 1.0,
             press: Follower::default(),
@@ -330,24 +326,28 @@ impl Voice {
         seed: u64,
         dt_s: f64,
     ) {
-        if let Some(object) = object {
+        // A new object is at rest and unloaded; one struck again keeps whatever rests on it.
+        let held_n = if let Some(object) = object {
             self.bank.load(object);
             self.tuned_ratio = 1.0;
             self.peak_energy_j = 0.0;
             self.input_energy_j = 0.0;
             self.press_swing_m_per_s = 0.0;
-        }
+            0.0
+        } else {
+            self.hammer.resting_weight_n() + self.held_press_n
+        };
         self.active = true;
         self.released = false;
         self.held = true;
-        self.follows_channel = true;
         self.age_samples = 0;
         self.stopping = false;
         self.rolling = None;
         self.mode = patch.mode;
         self.gain = strike.gain;
+        let expression = &expression.sanitized();
         self.expression = *expression;
-        self.retune(dt_s);
+        self.retune_holding(held_n, dt_s);
         self.stereo = Placement {
             width: patch.stereo.width.clamp(0.0, 1.0),
             key_pan: strike.pan,
@@ -426,7 +426,10 @@ impl Voice {
                 self.hammer
                     .set_stiffness_scale(expression.stiffness_scale());
             }
-            Change::Tuning(_) | Change::Bend(_) => self.retune(dt_s),
+            Change::Tuning(_) | Change::Bend(_) => {
+                let held_n = self.hammer.resting_weight_n() + self.held_press_n;
+                self.retune_holding(held_n, dt_s);
+            }
             Change::Volume(_) | Change::GainDb(_) => {
                 self.stereo.volume.set(expression.volume_factor());
             }
@@ -437,24 +440,33 @@ impl Voice {
         }
     }
 
-    /// Tune the bank to the expression's frequency ratio if it is not there yet. A ball resting
-    /// on the object holds its weight there: the vibration is kept about the true position, not
-    /// about the equilibrium, which moves with the modes' stiffness.
-    fn retune(&mut self, dt_s: f64) {
+    /// Tune the bank to the expression's frequency ratio if it is not there yet. `held_n` is the
+    /// force a ball at rest holds on the object (its weight and press), about whose equilibrium
+    /// the bank's state is kept: the true position is kept, and the equilibrium moves with the
+    /// modes' stiffness, so the object settles there (a soft thump, as a press is).
+    fn retune_holding(&mut self, held_n: f64, dt_s: f64) {
         let ratio = self.expression.frequency_ratio();
         if ratio == self.tuned_ratio {
             return;
         }
-        let held_n = self.hammer.resting_weight_n() + self.held_press_n;
+        let in_contact = self.hammer.in_contact();
         self.bank.hold_static_force(-held_n);
-        self.bank.retune(ratio, 1.0 / dt_s, CHOKE_T60_S);
+        self.bank.retune(ratio, 1.0 / dt_s, CHOKE_T60_S, in_contact);
         self.bank.hold_static_force(held_n);
-        // Tuning up with the displacements kept raises each mode's energy ½·M·ω²·q² by up to
-        // the ratio squared; tuning down raises a held force's swing by up to its inverse: the
-        // runaway limit takes both as input.
+        if in_contact {
+            // The contact's energy balance starts again from here, or the energy guard would
+            // take the retune's change of the object's energy for the step's own.
+            self.hammer.rebase_energy(&self.bank);
+        }
+        // The runaway limit takes in what a retune can put in: tuning up with the displacements
+        // kept raises each mode's energy ½·M·ω₀²·q² by up to the ratio squared; tuning down raises
+        // a held force's swing by up to its inverse; the held force's equilibrium moves by
+        // φ·F/M·|1/ω₀² − 1/ω₀'²|, a swing of velocity φ·F/(M·ω₀')·|r² − 1|.
         let change = ratio / self.tuned_ratio;
         self.input_energy_j *= change.max(1.0).powi(2);
         self.press_swing_m_per_s /= change.min(1.0);
+        self.press_swing_m_per_s +=
+            held_n.abs() * (change * change - 1.0).abs() * self.bank.step_pickup_bound_per_n();
         self.tuned_ratio = ratio;
     }
 
@@ -491,6 +503,8 @@ impl Voice {
 
     fn silence(&mut self) {
         self.active = false;
+        self.held = false;
+        self.held_press_n = 0.0;
         self.bank.reset();
         self.hammer.retire();
         self.rolling = None;
@@ -615,7 +629,7 @@ impl Voice {
             * (self.bank.pickup_abs_sum() / self.bank.mass_kg().sqrt()
                 * (2.0 * self.input_energy_j).sqrt()
                 + self.press_swing_m_per_s))
-            .min(f64::from(f32::MAX) / (2.0 * MAX_VOLUME * gain.abs()))
+            .min(f64::from(f32::MAX) / (2.0 * MAX_VOLUME_FACTOR * gain.abs()))
             .min(f64::MAX);
         let sound = mid
             .iter()
@@ -749,8 +763,7 @@ pub struct Engine {
     /// Notes whose voices ended since the host last took them ([`Engine::take_ended`]); never
     /// grows past its capacity.
     ended: Vec<NoteId>,
-    /// A channel is a note (MPE): a new note on a channel detaches the released voices there
-    /// from the channel's messages.
+    /// A channel is a note (MPE): a channel's messages reach only the note held there.
     channel_per_note: bool,
 }
 
@@ -813,8 +826,8 @@ impl Engine {
     }
 
     /// Strike `note` with normalised velocity `velocity` ∈ [0, 1] and `expression` (its
-    /// channel's state). The same key on the same channel, still held, is struck again where it
-    /// rings; otherwise a free voice is used, or the quietest (then the oldest) is stolen.
+    /// channel's state). The same key on the same channel, still sounding and not released (see
+    /// [`Patch::release_fraction`]), is struck again where it rings; otherwise a free voice is used, or the quietest (then the oldest) is stolen.
     pub fn start_note(
         &mut self,
         patch: &Patch,
@@ -842,15 +855,6 @@ impl Engine {
         let previous = &self.voices[index];
         if previous.active && (sounding.is_none() || previous.note.voice_id != note.voice_id) {
             Self::end(&mut self.ended, previous.note);
-        }
-        if self.channel_per_note {
-            for voice in self
-                .voices
-                .iter_mut()
-                .filter(|v| v.note.channel == note.channel)
-            {
-                voice.follows_channel &= voice.held;
-            }
         }
         if let Some(previous) = self.traced_voice.replace(index) {
             self.voices[previous].hammer.set_tracing(false);
@@ -907,15 +911,16 @@ impl Engine {
             .for_each(|voice| voice.release(patch, fs));
     }
 
-    /// Change one dimension of the expression of the notes of `target`, from the next sample on
-    /// (a message to a whole channel reaches only the voices still following it). Notes that
-    /// are not sounding are not touched.
+    /// Change one dimension of the expression of the notes of `target`, from the next sample on.
+    /// Notes that are not sounding are not touched; with a channel per note (MPE), a message to
+    /// a whole channel reaches only the note held there, not a released one still ringing (the
+    /// channel's next note's controllers may already be on their way).
     pub fn express(&mut self, patch: &Patch, target: NoteTarget, change: Change) {
         let dt_s = 1.0 / self.sample_rate_hz;
-        let channel_wide = target.is_channel_wide();
+        let released_too = !(self.channel_per_note && target.is_channel_wide());
         self.voices
             .iter_mut()
-            .filter(|v| v.active && target.matches(&v.note) && (v.follows_channel || !channel_wide))
+            .filter(|v| v.active && target.matches(&v.note) && (v.held || released_too))
             .for_each(|voice| voice.express(patch, change, dt_s));
     }
 
@@ -1025,6 +1030,7 @@ mod tests;
 
 pub use expression::{
     Change, Expression, NoteId, NoteTarget, BRIGHTNESS_DECADES, EXPRESSION_SMOOTHING_S, MAX_VOLUME,
+    MAX_VOLUME_FACTOR,
 };
 
 pub use prepared::{

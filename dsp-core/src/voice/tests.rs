@@ -546,7 +546,7 @@ fn pressure_presses_the_rolling_ball_with_its_share_of_the_depth() {
     let mut e = Engine::new(48_000.0);
     e.note_on(&patch, 60, 1.0);
     let voice = e.voices.iter().position(|v| v.active).unwrap();
-    let mut mean_force_n = |e: &mut Engine, samples: usize| {
+    let mean_force_n = |e: &mut Engine, samples: usize| {
         let mut out = [0.0f32; 1];
         let mut sum = 0.0;
         for _ in 0..samples {
