@@ -1,5 +1,6 @@
 //! The bouncing ball against the analytic chain: onset times from the exact v_out of eq. (6),
-//! contact times of eq. (9) and parabolic flights; energy that never rises; capture into rest.
+//! contact times of eq. (9) and parabolic flights; energy that never rises; capture into rest,
+//! which the engine does not take for a runaway.
 
 mod common;
 
@@ -10,6 +11,7 @@ use urto_dsp::contact::HuntCrossley;
 use urto_dsp::integrate::Method;
 use urto_dsp::interaction::{ContactSetup, Damping, Gravity, Hammer};
 use urto_dsp::resonator::{object_modes, ModalBank, Mode, ObjectKind, ObjectSpec, MAX_MODES};
+use urto_dsp::voice::{Engine, Patch, PlayMode};
 
 const G: f64 = 9.81;
 const BALL_KG: f64 = 0.0027;
@@ -247,4 +249,43 @@ fn automation_during_bounces_adds_no_energy() {
         }
     }
     assert!(contacts > 10, "{contacts} contacts");
+}
+
+/// A heavy ball captured at once on a light object (the case the engine fuzz found): its weight,
+/// laid on the object at rest, sets the object swinging far beyond what the slow impact put in.
+/// That is the weight's doing, not a runaway, and the voice sounds on.
+#[test]
+fn a_heavy_ball_captured_on_a_light_object_is_not_a_runaway() {
+    let mut patch = Patch {
+        mode: PlayMode::Bounce,
+        hammer_mass_kg: 1.0,
+        object_mass_kg: 0.0045,
+        ..Patch::default()
+    };
+    patch.contact.law = HuntCrossley {
+        stiffness: 1.4e11,
+        mu_s_per_m: 0.0,
+        alpha: 2.56,
+    };
+    patch.contact.guard = false;
+    patch.contact.restitution = Some(0.77);
+    patch.object.kind = ObjectKind::CircularPlate;
+    patch.object.num_modes = 2;
+    patch.object.strike_position = 0.0;
+    patch.object.pickup_position = 0.0;
+    patch.tuning.key_tracking = false;
+    patch.tuning.fixed_f0_hz = 20.0;
+    patch.velocity.min_m_per_s = 0.0064;
+    patch.bounce.height_m = 0.0;
+    patch.bounce.gravity = Gravity {
+        accel_m_per_s2: 1.0,
+        in_contact: false,
+        capture_m_per_s: 0.9,
+    };
+    let mut engine = Engine::new(8000.0);
+    engine.note_on(&patch, 0, 0.0);
+    let mut out = vec![0.0f32; 800];
+    engine.process(&patch, &mut out);
+    assert_eq!(engine.non_finite_resets(), 0);
+    assert!(out.iter().all(|y| y.is_finite()) && out.iter().any(|y| *y != 0.0));
 }

@@ -239,55 +239,14 @@ impl Plugin for Urto {
                         key,
                         ..
                     } => engine.choke(target(voice_id, channel, key)),
-                    NoteEvent::PolyPressure {
-                        voice_id,
-                        channel,
-                        key,
-                        pressure,
-                        ..
-                    } => {
-                        let change = Change::Pressure(f64::from(pressure));
-                        engine.express(&patch, target(voice_id, channel, key), change);
-                    }
-                    NoteEvent::PolyBrightness {
-                        voice_id,
-                        channel,
-                        key,
-                        brightness,
-                        ..
-                    } => {
-                        let change = Change::Brightness(f64::from(brightness));
-                        engine.express(&patch, target(voice_id, channel, key), change);
-                    }
-                    NoteEvent::PolyTuning {
-                        voice_id,
-                        channel,
-                        key,
-                        tuning,
-                        ..
-                    } => {
-                        let change = Change::Tuning(f64::from(tuning));
-                        engine.express(&patch, target(voice_id, channel, key), change);
-                    }
-                    NoteEvent::PolyVolume {
-                        voice_id,
-                        channel,
-                        key,
-                        gain,
-                        ..
-                    } => {
-                        let change = Change::Volume(f64::from(gain));
-                        engine.express(&patch, target(voice_id, channel, key), change);
-                    }
-                    NoteEvent::PolyPan {
-                        voice_id,
-                        channel,
-                        key,
-                        pan,
-                        ..
-                    } => {
-                        let change = Change::Pan(f64::from(pan));
-                        engine.express(&patch, target(voice_id, channel, key), change);
+                    NoteEvent::PolyPressure { .. }
+                    | NoteEvent::PolyBrightness { .. }
+                    | NoteEvent::PolyTuning { .. }
+                    | NoteEvent::PolyVolume { .. }
+                    | NoteEvent::PolyPan { .. } => {
+                        if let Some((target, change)) = note_expression(&event) {
+                            engine.express(&patch, target, change);
+                        }
                     }
                     NoteEvent::PolyModulation {
                         voice_id,
@@ -382,6 +341,56 @@ impl Plugin for Urto {
         }
         ProcessStatus::Normal
     }
+}
+
+/// The notes a note expression names and the change it makes (CLAP's and VST3's note expressions
+/// and polyphonic pressure, as nice-plug delivers them: pan −1…1, tuning in semitones); `None`
+/// for any other event.
+fn note_expression(event: &NoteEvent<()>) -> Option<(NoteTarget, Change)> {
+    let (voice_id, channel, key, change) = match *event {
+        NoteEvent::PolyPressure {
+            voice_id,
+            channel,
+            key,
+            pressure,
+            ..
+        } => (voice_id, channel, key, Change::Pressure(pressure.into())),
+        NoteEvent::PolyBrightness {
+            voice_id,
+            channel,
+            key,
+            brightness,
+            ..
+        } => (
+            voice_id,
+            channel,
+            key,
+            Change::Brightness(brightness.into()),
+        ),
+        NoteEvent::PolyTuning {
+            voice_id,
+            channel,
+            key,
+            tuning,
+            ..
+        } => (voice_id, channel, key, Change::Tuning(tuning.into())),
+        NoteEvent::PolyVolume {
+            voice_id,
+            channel,
+            key,
+            gain,
+            ..
+        } => (voice_id, channel, key, Change::Volume(gain.into())),
+        NoteEvent::PolyPan {
+            voice_id,
+            channel,
+            key,
+            pan,
+            ..
+        } => (voice_id, channel, key, Change::Pan(pan.into())),
+        _ => return None,
+    };
+    Some((target(voice_id, channel, key), change))
 }
 
 /// The notes an event names: by note id if it has one, else by channel and key (a wildcard matches

@@ -260,9 +260,12 @@ struct Voice {
     /// on the object (N).
     press: Follower,
     held_press_n: f64,
-    /// The most the press held on the object at rest can have set it swinging, m/s at either
-    /// pickup (see [`ModalBank::step_pickup_bound_per_n`]): part of the runaway limit.
+    /// The most the forces held on the object by a ball at rest (its weight, its press) can
+    /// have set it swinging, m/s at either pickup (see [`ModalBank::step_pickup_bound_per_n`]):
+    /// part of the runaway limit.
     press_swing_m_per_s: f64,
+    /// The weight of a ball come to rest is in `press_swing_m_per_s`.
+    rest_counted: bool,
     /// Engine sample count at the last strike, for stealing the oldest voice.
     started_at: u64,
     /// Samples rendered since the last note-on. The voice decides whether it rests or ends (and
@@ -299,6 +302,7 @@ impl Voice {
             press: Follower::default(),
             held_press_n: 0.0,
             press_swing_m_per_s: 0.0,
+            rest_counted: false,
             started_at: 0,
             age_samples: 0,
             peak_energy_j: 0.0,
@@ -337,6 +341,7 @@ impl Voice {
         } else {
             self.hammer.resting_weight_n() + self.held_press_n
         };
+        self.rest_counted = false;
         self.active = true;
         self.released = false;
         self.held = true;
@@ -624,6 +629,13 @@ impl Voice {
         // (A rolling voice's energy is unbounded: ∞, or NaN with no mode heard, means no limit;
         // `min` drops the NaN.) Either channel is at most 2·|gain|·volume·(|mid| + |side|)
         // (pan ≤ 1, width ≤ 1), so a limit on the pickups also keeps the output within f32.
+        if self.hammer.is_at_rest() && !self.rest_counted {
+            // The weight laid on the object at once: a step of force (a heavy ball captured on a
+            // light object sets it swinging about where the weight holds it).
+            self.rest_counted = true;
+            self.press_swing_m_per_s +=
+                self.hammer.resting_weight_n() * self.bank.step_pickup_bound_per_n();
+        }
         let gain = self.gain * patch.gain;
         let limit_m_per_s = (RUNAWAY_AMPLITUDE
             * (self.bank.pickup_abs_sum() / self.bank.mass_kg().sqrt()
@@ -675,11 +687,22 @@ impl Placement {
     #[inline]
     fn mix(&mut self, gain: f64, mid: f64, side: f64) -> (f64, f64) {
         let (pan, gain) = (self.pan.next(), gain * self.volume.next());
-        let side = self.width * side;
+        Self::mix_at(self.width, pan, gain, mid, side)
+    }
+
+    /// [`Placement::mix`] with the pan and the gain (volume included) given.
+    #[inline]
+    fn mix_at(width: f64, pan: f64, gain: f64, mid: f64, side: f64) -> (f64, f64) {
+        let side = width * side;
         (
             gain * (1.0 - pan) * (mid + side),
             gain * (1.0 + pan) * (mid - side),
         )
+    }
+
+    /// Whether pan and volume stay where they are (no glide under way).
+    fn is_steady(&self) -> bool {
+        !self.pan.is_moving() && !self.volume.is_moving()
     }
 }
 
@@ -706,12 +729,24 @@ impl Output<'_> {
         }
     }
 
-    /// Add a voice's `mid` and `side` signals (m/s), placed by `stereo` at `gain`.
+    /// Add a voice's `mid` and `side` signals (m/s), placed by `stereo` at `gain`. Without a
+    /// glide under way the placement is read once for the whole piece.
     fn add(&mut self, stereo: &mut Placement, gain: f64, mid: &[f64], side: &[f64]) {
+        if stereo.is_steady() {
+            let (width, pan, gain) = (stereo.width, stereo.pan.now, gain * stereo.volume.now);
+            self.add_with(mid, side, |m, s| Placement::mix_at(width, pan, gain, m, s));
+        } else {
+            self.add_with(mid, side, |m, s| stereo.mix(gain, m, s));
+        }
+    }
+
+    /// Add what `mix` makes of each sample of `mid` and `side` (left, right).
+    #[inline]
+    fn add_with(&mut self, mid: &[f64], side: &[f64], mut mix: impl FnMut(f64, f64) -> (f64, f64)) {
         match self {
             Output::Mono(out) => {
                 for ((o, m), s) in out.iter_mut().zip(mid).zip(side) {
-                    let (left, right) = stereo.mix(gain, *m, *s);
+                    let (left, right) = mix(*m, *s);
                     *o += (0.5 * (left + right)) as f32;
                 }
             }
@@ -722,7 +757,7 @@ impl Output<'_> {
                     .zip(mid)
                     .zip(side)
                 {
-                    let (left, right) = stereo.mix(gain, *m, *s);
+                    let (left, right) = mix(*m, *s);
                     *l += left as f32;
                     *r += right as f32;
                 }
