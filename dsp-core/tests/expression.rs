@@ -319,7 +319,7 @@ fn a_voice_starts_the_same_whatever_its_last_note_left() {
 fn the_host_learns_which_notes_ended() {
     let patch = mono_patch();
     let mut engine = Engine::new(FS);
-    let mut ended = |engine: &mut Engine| engine.take_ended().collect::<Vec<_>>();
+    let ended = |engine: &mut Engine| engine.take_ended().collect::<Vec<_>>();
     engine.start_note(&patch, note(60, 0, Some(1)), 1.0, &Expression::NEUTRAL);
     engine.start_note(&patch, note(62, 0, Some(2)), 1.0, &Expression::NEUTRAL);
     // Struck again under a new id: the old id's voice ended.
