@@ -254,6 +254,19 @@ pub fn sphere_mass_kg(material: &Material, radius_m: f64) -> f64 {
     4.0 / 3.0 * std::f64::consts::PI * radius_m.powi(3) * material.density_kg_per_m3
 }
 
+/// The fundamental (Hz) of a free–free bar of `length_m` bending across its `thickness_m`, in
+/// `material`: f₁ = (β₁L)²/(2π·L²)·√(E·I/(ρ·A)) with β₁L = 4.7300 (Euler–Bernoulli; Fletcher &
+/// Rossing, *The Physics of Musical Instruments*, §2.14) and √(I/A) = h/√12 for a rectangular
+/// section, so f₁ = 1.0279·(h/L²)·√(E/ρ). Shear and rotary inertia lower it by a few % once
+/// h/L passes about 0.1.
+pub fn free_bar_fundamental_hz(material: &Material, length_m: f64, thickness_m: f64) -> f64 {
+    const BETA_1_L: f64 = 4.7300;
+    let radius_of_gyration_m = thickness_m / 12f64.sqrt();
+    BETA_1_L * BETA_1_L / (std::f64::consts::TAU * length_m * length_m)
+        * radius_of_gyration_m
+        * (material.youngs_modulus_pa / material.density_kg_per_m3).sqrt()
+}
+
 /// The time (s) for a mode at `freq_hz` to decay by 60 dB with loss factor `loss_factor`: its
 /// envelope decays at σ = η·ω/2 = π·η·f (η = 2ζ), so T60 = ln(1000)/σ ≈ 2.2/(η·f) (Cremer,
 /// Heckl & Petersson, §3.7).

@@ -1,5 +1,6 @@
-//! The material table is complete and physical; Hertz's stiffness, duration, masses and decays
-//! against closed forms computed by hand, and the contact duration against a simulated impact.
+//! The material table is complete and physical; Hertz's stiffness, masses, decays and a bar's
+//! fundamental against closed forms computed by hand, and Hertz's contact duration against a
+//! simulated impact.
 
 use super::*;
 use crate::contact::HuntCrossley;
@@ -72,6 +73,17 @@ fn masses_and_decays_follow_their_closed_forms() {
     // T60 = ln(1000)/(π·η·f) = 2.199 s for η = 10⁻³ at 1 kHz.
     let t60 = t60_from_loss_factor_s(1e-3, 1000.0);
     assert!((t60 - 2.1991).abs() < 1e-3, "T60 = {t60}");
+}
+
+/// A 300 × 10 mm aluminium bar: by hand, f₁ = 1.0279·(h/L²)·√(E/ρ) = 1.0279 · 0.1111 m⁻¹ ·
+/// 5091.8 m/s = 581.5 Hz; and f₁ ∝ h/L²: half as long, four times higher.
+#[test]
+fn a_free_bar_rings_at_its_euler_bernoulli_fundamental() {
+    let aluminium = by_id("aluminium").expect("aluminium is in the table");
+    let f1 = free_bar_fundamental_hz(aluminium, 0.3, 0.01);
+    assert!((f1 / 581.5 - 1.0).abs() < 1e-3, "f1 = {f1}");
+    let shorter = free_bar_fundamental_hz(aluminium, 0.15, 0.01);
+    assert!((shorter / f1 - 4.0).abs() < 1e-12);
 }
 
 /// Duration (s) of a simulated Hertz impact (α = 3/2, no dissipation) of `mass_kg` at

@@ -910,7 +910,7 @@ impl Engine {
         } else {
             None
         };
-        voice.start(patch, object, &key.contact, strike, expression, seed, dt_s);
+        voice.start(patch, object, key.contact, strike, expression, seed, dt_s);
         voice.note = note;
         voice.started_at = self.samples_rendered;
     }
