@@ -961,11 +961,7 @@ impl Engine {
 
     /// Release every held note (MIDI "all notes off"): each rings on as after its note-off.
     pub fn all_notes_off(&mut self, patch: &Patch) {
-        let fs = self.sample_rate_hz;
-        self.voices
-            .iter_mut()
-            .filter(|v| v.active && !v.released)
-            .for_each(|voice| voice.release(patch, fs));
+        self.release(patch, NoteTarget::default());
     }
 
     /// Silence the notes of `target` within [`CHOKE_T60_S`] (a CLAP note choke), without a
@@ -980,11 +976,7 @@ impl Engine {
 
     /// Silence every voice within [`CHOKE_T60_S`] (MIDI "all sound off"), without a click.
     pub fn all_sound_off(&mut self) {
-        let fs = self.sample_rate_hz;
-        self.voices
-            .iter_mut()
-            .filter(|v| v.active)
-            .for_each(|voice| voice.choke(fs));
+        self.choke(NoteTarget::default());
     }
 
     /// Render `out.len()` samples of the sum of all voices into `out` (overwritten), mono: the
