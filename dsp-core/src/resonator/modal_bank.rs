@@ -105,9 +105,11 @@ pub struct BankSetup {
     num_modes: usize,
     skipped_modes: usize,
     mass_kg: f64,
-    omega_d: [f64; MAX_MODES],
+    /// Decay rate σ, 1/s.
     sigma: [f64; MAX_MODES],
-    /// ω₀² = ω_d² + σ², zero in unused lanes.
+    /// Undamped angular frequency squared, ω₀² = ω_d² + σ² (rad/s)²: the mode's stiffness per
+    /// unit modal mass, zero in unused lanes. A mode damped past critical (σ ≥ ω₀) has no
+    /// damped frequency; its transition is the overdamped one.
     omega0_sq: [f64; MAX_MODES],
     strike: [f64; MAX_MODES],
     pickup: [f64; MAX_MODES],
@@ -123,8 +125,9 @@ pub struct BankSetup {
 /// group of [`LANES`], hold zero coefficients; lanes beyond are never read.
 pub struct ModalBank {
     setup: BankSetup,
-    /// The modes' damped angular frequencies as loaded, rad/s: [`ModalBank::retune`] scales these.
-    loaded_omega_d: [f64; MAX_MODES],
+    /// The modes' undamped angular frequencies ω₀ as loaded, rad/s: [`ModalBank::retune`] scales
+    /// these.
+    loaded_omega0: [f64; MAX_MODES],
     /// The decay rate (1/s) of a mode a retune pushed to Nyquist had before it was damped there,
     /// given back when a retune brings it down again; NaN for a mode below Nyquist.
     parked_sigma: [f64; MAX_MODES],
@@ -163,7 +166,6 @@ impl BankSetup {
             num_modes: 0,
             skipped_modes: 0,
             mass_kg: mass_kg.max(1e-9),
-            omega_d: zero,
             sigma: zero,
             omega0_sq: zero,
             strike: zero,
@@ -185,15 +187,16 @@ impl BankSetup {
                 skipped += 1;
                 continue;
             }
-            self.omega_d[n] = std::f64::consts::TAU * mode.freq_hz;
+            let omega_d = std::f64::consts::TAU * mode.freq_hz;
             self.sigma[n] = 1000f64.ln() / mode.t60_s.max(1e-4);
+            self.omega0_sq[n] = omega_d * omega_d + self.sigma[n] * self.sigma[n];
             self.strike[n] = snap_node(mode.strike_shape);
             self.pickup[n] = snap_node(mode.pickup_shape);
             self.side[n] = snap_node(mode.side_shape);
             n += 1;
         }
         for i in n..padded(n) {
-            self.omega_d[i] = 0.0;
+            self.omega0_sq[i] = 0.0;
             self.sigma[i] = 0.0;
             self.strike[i] = 0.0;
             self.pickup[i] = 0.0;
@@ -201,21 +204,15 @@ impl BankSetup {
         }
         self.num_modes = n;
         self.skipped_modes = skipped;
-        self.update_omega0_sq();
         let mut full = std::mem::take(&mut self.full);
         self.transition(1.0 / sample_rate_hz, &mut full);
         self.full = full;
     }
 
-    fn update_omega0_sq(&mut self) {
-        for i in 0..padded(self.num_modes) {
-            self.omega0_sq[i] = self.omega_d[i] * self.omega_d[i] + self.sigma[i] * self.sigma[i];
-        }
-    }
-
-    /// Exact transition over `dt` for every mode, into `t`'s lanes in use: with c = cos ω_d·dt,
-    /// s = sin ω_d·dt, e = e^(−σ·dt), ω₀² = ω_d² + σ²,
-    /// Φ = e·[[c + σs/ω_d, s/ω_d], [−ω₀²s/ω_d, c − σs/ω_d]] and the zero-order-hold input
+    /// Exact transition over `dt` for every mode, into `t`'s lanes in use: with
+    /// (ec, es) = [`decay_pair`]`(σ, ω₀², dt)` (e^(−σ·dt)·(cos ω_d·dt, sin(ω_d·dt)/ω_d) for an
+    /// underdamped mode),
+    /// Φ = [[ec + σ·es, es], [−ω₀²·es, ec − σ·es]] and the zero-order-hold input
     /// Γ = A⁻¹(Φ − I)·[0, φ/M]ᵀ. Costs an exponential and a sine/cosine per mode.
     fn transition(&self, dt: f64, t: &mut Step) {
         t.compliance_m_per_n = 0.0;
@@ -232,14 +229,12 @@ impl BankSetup {
                 t.strike_a01[i] = 0.0;
                 continue;
             }
-            let (wd, sg) = (self.omega_d[i], self.sigma[i]);
-            let w0_sq = wd * wd + sg * sg;
-            let e = (-sg * dt).exp();
-            let (s, c) = (wd * dt).sin_cos();
-            t.a00[i] = e * (c + sg * s / wd);
-            t.a01[i] = e * s / wd;
-            t.a10[i] = -e * w0_sq * s / wd;
-            t.a11[i] = e * (c - sg * s / wd);
+            let (w0_sq, sg) = (self.omega0_sq[i], self.sigma[i]);
+            let (ec, es) = decay_pair(sg, w0_sq, dt);
+            t.a00[i] = ec + sg * es;
+            t.a01[i] = es;
+            t.a10[i] = -w0_sq * es;
+            t.a11[i] = ec - sg * es;
             let gain = self.strike[i] / self.mass_kg;
             t.b0[i] = gain * (1.0 - t.a11[i] - 2.0 * sg * t.a01[i]) / w0_sq;
             t.b1[i] = gain * t.a01[i];
@@ -277,7 +272,7 @@ impl ModalBank {
     pub fn new(mass_kg: f64) -> Box<Self> {
         Box::new(Self {
             setup: BankSetup::new(mass_kg),
-            loaded_omega_d: [0.0; MAX_MODES],
+            loaded_omega0: [0.0; MAX_MODES],
             parked_sigma: [f64::NAN; MAX_MODES],
             q: [0.0; MAX_MODES],
             p: [0.0; MAX_MODES],
@@ -293,27 +288,39 @@ impl ModalBank {
     }
 
     /// Shorten every mode's T60 to `fraction` of its current value from now on, keeping the
-    /// vibration as it is (note-off damping).
+    /// vibration as it is (note-off damping; see [`ModalBank::damp_mode`]).
     pub fn scale_decay(&mut self, fraction: f64, sample_rate_hz: f64) {
-        for sigma in &mut self.setup.sigma[..self.setup.num_modes] {
-            *sigma /= fraction;
+        for i in 0..self.setup.num_modes {
+            self.damp_mode(i, self.setup.sigma[i] / fraction);
         }
         self.retransition(sample_rate_hz, false);
     }
 
     /// Damp every mode whose T60 is longer than `t60_s` to `t60_s` from now on, keeping the
-    /// vibration as it is (a choke).
+    /// vibration as it is (a choke; see [`ModalBank::damp_mode`]).
     pub fn limit_t60(&mut self, t60_s: f64, sample_rate_hz: f64) {
         let sigma_min = 1000f64.ln() / t60_s.max(1e-4);
-        for sigma in &mut self.setup.sigma[..self.setup.num_modes] {
-            *sigma = sigma.max(sigma_min);
+        for i in 0..self.setup.num_modes {
+            self.damp_mode(i, sigma_min);
         }
         self.retransition(sample_rate_hz, false);
     }
 
-    /// Tune every mode to `ratio` times its frequency as loaded, from now on, keeping the
-    /// vibration (q, p) as it is: the pickups hear the velocities, which do not jump, so a retune
-    /// does not click. A mode pushed to Nyquist or beyond cannot be represented: it is held just
+    /// Raise mode `i`'s decay rate towards `sigma` (1/s), keeping its stiffness ω₀²: a damper
+    /// added to the mode, so its energy ½M(p² + ω₀²q²) can only fall (raising σ at a fixed
+    /// damped frequency would stiffen the mode and pump energy into a displaced one). The rate
+    /// stops at critical damping, σ = ω₀, the fastest decay a mode can have: past it the
+    /// displacement creeps back ever more slowly. A mode already damped beyond is left as it is.
+    fn damp_mode(&mut self, i: usize, sigma: f64) {
+        let critical = self.setup.omega0_sq[i].sqrt();
+        let current = &mut self.setup.sigma[i];
+        *current = current.max(sigma.min(critical));
+    }
+
+    /// Tune every mode to `ratio` times its frequency as loaded (its undamped frequency ω₀, so
+    /// its stiffness by `ratio`², and with it the energy of a displacement), keeping its decay
+    /// rate and the vibration (q, p) as it is: the pickups hear the velocities, which do not
+    /// jump, so a retune does not click. A mode pushed to Nyquist or beyond cannot be represented: it is held just
     /// below Nyquist and damped to a T60 of at most `choke_t60_s`, so it dies away instead of
     /// aliasing, and gets its decay back when a retune brings it below Nyquist again. Costs a
     /// transition (an exponential and a sine/cosine per mode); `in_contact` (a contact is using
@@ -327,20 +334,21 @@ impl ModalBank {
             1.0
         };
         for i in 0..self.setup.num_modes {
-            let omega = self.loaded_omega_d[i] * ratio;
+            let omega = self.loaded_omega0[i] * ratio;
             let parked = &mut self.parked_sigma[i];
             if omega < nyquist_rad_per_s {
-                self.setup.omega_d[i] = omega;
+                self.setup.omega0_sq[i] = omega * omega;
                 if !parked.is_nan() {
                     self.setup.sigma[i] = *parked;
                     *parked = f64::NAN;
                 }
             } else {
-                self.setup.omega_d[i] = 0.99 * nyquist_rad_per_s;
+                let omega = 0.99 * nyquist_rad_per_s;
+                self.setup.omega0_sq[i] = omega * omega;
                 if parked.is_nan() {
                     *parked = self.setup.sigma[i];
                 }
-                self.setup.sigma[i] = self.setup.sigma[i].max(sigma_choke);
+                self.damp_mode(i, sigma_choke);
             }
         }
         self.retransition(sample_rate_hz, in_contact);
@@ -350,7 +358,6 @@ impl ModalBank {
     /// `refresh_sub` the sub-step transition too (a contact under way goes on with the new
     /// modes); otherwise the next contact prepares its sub-step afresh.
     fn retransition(&mut self, sample_rate_hz: f64, refresh_sub: bool) {
-        self.setup.update_omega0_sq();
         let mut full = std::mem::take(&mut self.setup.full);
         self.setup.transition(1.0 / sample_rate_hz, &mut full);
         self.setup.full = full;
@@ -366,7 +373,7 @@ impl ModalBank {
     pub fn set_modes(&mut self, modes: &[Mode], sample_rate_hz: f64) {
         let mass_kg = self.setup.mass_kg;
         self.setup.set(modes, mass_kg, sample_rate_hz);
-        self.loaded_omega_d = self.setup.omega_d;
+        self.loaded_omega0 = self.setup.omega0_sq.map(f64::sqrt);
         self.parked_sigma = [f64::NAN; MAX_MODES];
         self.sub_dt_s = f64::NAN;
         self.reset();
@@ -380,8 +387,12 @@ impl ModalBank {
         to.num_modes = setup.num_modes;
         to.skipped_modes = setup.skipped_modes;
         to.mass_kg = setup.mass_kg;
-        to.omega_d[..n].copy_from_slice(&setup.omega_d[..n]);
-        self.loaded_omega_d[..n].copy_from_slice(&setup.omega_d[..n]);
+        for (loaded, w0_sq) in self.loaded_omega0[..n]
+            .iter_mut()
+            .zip(&setup.omega0_sq[..n])
+        {
+            *loaded = w0_sq.sqrt();
+        }
         self.parked_sigma[..n].fill(f64::NAN);
         to.sigma[..n].copy_from_slice(&setup.sigma[..n]);
         to.omega0_sq[..n].copy_from_slice(&setup.omega0_sq[..n]);
@@ -594,11 +605,7 @@ impl ModalBank {
     /// force: |Σ φᵢqᵢ| ≤ √(2E/M · Σ φᵢ²/ω₀ᵢ²) by Cauchy–Schwarz, since Mω₀ᵢ²qᵢ²/2 ≤ Eᵢ.
     pub fn max_excursion_m(&self) -> f64 {
         let compliance: f64 = (0..self.setup.num_modes)
-            .map(|i| {
-                self.setup.strike[i] * self.setup.strike[i]
-                    / (self.setup.omega_d[i] * self.setup.omega_d[i]
-                        + self.setup.sigma[i] * self.setup.sigma[i])
-            })
+            .map(|i| self.setup.strike[i] * self.setup.strike[i] / self.setup.omega0_sq[i])
             .sum();
         (2.0 * self.energy_j() / self.setup.mass_kg * compliance).sqrt()
     }
@@ -674,6 +681,31 @@ impl ModalBank {
             .chain(&self.p[..self.setup.num_modes])
             .all(|x| x.is_finite())
     }
+}
+
+/// e^(−σ·dt)·(cos ω_d·dt, sin(ω_d·dt)/ω_d) of a mode with decay rate `sigma` and stiffness
+/// `omega0_sq` = ω₀² over `dt`, with ω_d = √(ω₀² − σ²); past critical damping, where ω_d = i·β,
+/// the same analytic functions: e^(−σ·dt)·(cosh β·dt, sinh(β·dt)/β), written with the two real
+/// decay rates σ ∓ β so that neither overflows however heavy the damping (the slow rate as
+/// ω₀²/(σ + β), which does not cancel), and as the series near critical damping.
+fn decay_pair(sigma: f64, omega0_sq: f64, dt: f64) -> (f64, f64) {
+    let wd_sq = omega0_sq - sigma * sigma;
+    if wd_sq > 0.0 {
+        let wd = wd_sq.sqrt();
+        let e = (-sigma * dt).exp();
+        let (s, c) = (wd * dt).sin_cos();
+        return (e * c, e * s / wd);
+    }
+    let beta = (-wd_sq).sqrt();
+    let x = beta * dt;
+    if x < 1e-3 {
+        // cosh x = 1 + x²/2 + …, sinh(x)/β = dt·(1 + x²/6 + …): the next terms are below 1e-14.
+        let e = (-sigma * dt).exp();
+        return (e * (1.0 + 0.5 * x * x), e * dt * (1.0 + x * x / 6.0));
+    }
+    let slow = (-omega0_sq / (sigma + beta) * dt).exp();
+    let fast = (-(sigma + beta) * dt).exp();
+    (0.5 * (slow + fast), (slow - fast) / (2.0 * beta))
 }
 
 /// The first `groups` lane groups of a per-mode array, as fixed-size groups the compiler keeps
@@ -822,6 +854,71 @@ mod tests {
         };
         bank.set_modes(&[mode], FS);
         bank
+    }
+
+    /// The free response from (q0, p0) of q'' + 2σq' + ω₀²q = 0 past critical damping, from its
+    /// two real roots −σ ± β: q = A·e^(r₁t) + B·e^(r₂t).
+    fn overdamped_displacement(sigma: f64, omega0: f64, q0: f64, p0: f64, t: f64) -> f64 {
+        let beta = (sigma * sigma - omega0 * omega0).sqrt();
+        let (r1, r2) = (-sigma + beta, -sigma - beta);
+        let a = (p0 - r2 * q0) / (r1 - r2);
+        let b = q0 - a;
+        a * (r1 * t).exp() + b * (r2 * t).exp()
+    }
+
+    #[test]
+    fn an_overdamped_mode_follows_its_continuous_solution() {
+        // Choked to a 10 ms T60 (σ = 691/s), a 20 Hz mode (ω₀ = 126 rad/s) stops at critical
+        // damping; a release fraction of 1/1000 then asks for σ far beyond, which stays at
+        // critical. Set past critical by hand, the mode follows the two real roots.
+        let mut bank = one_mode(20.0, 1.0);
+        bank.advance(Slot::Full, 10.0);
+        let omega0 = bank.setup.omega0_sq[0].sqrt();
+        bank.limit_t60(0.01, FS);
+        assert!((bank.setup.sigma[0] - omega0).abs() <= 1e-12 * omega0);
+        bank.scale_decay(1e-3, FS);
+        assert!((bank.setup.sigma[0] - omega0).abs() <= 1e-12 * omega0);
+        for sigma in [1.000_001 * omega0, 5.5 * omega0, 1e6] {
+            bank.setup.sigma[0] = sigma;
+            bank.retransition(FS, false);
+            let (q0, p0) = (bank.q[0], bank.p[0]);
+            for n in 1..500 {
+                bank.advance(Slot::Full, 0.0);
+                let t = n as f64 / FS;
+                let expected = overdamped_displacement(sigma, omega0, q0, p0, t);
+                assert!(
+                    (bank.q[0] - expected).abs() <= 1e-9 * q0.abs().max(p0.abs() / omega0),
+                    "σ = {sigma}, n = {n}: {} vs {expected}",
+                    bank.q[0]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn damping_a_displaced_mode_never_adds_energy() {
+        // A choke or a release adds a damper: the energy at that instant is unchanged, and it
+        // only falls after, even for a mode far below the choke's rate and held far from rest.
+        for f_hz in [0.05, 20.0, 110.0, 1000.0] {
+            for fraction in [None, Some(0.5), Some(1e-3)] {
+                let mut bank = one_mode(f_hz, 2.0);
+                bank.q[0] = 0.01;
+                bank.p[0] = 0.3;
+                let before = bank.energy_j();
+                match fraction {
+                    None => bank.limit_t60(0.01, FS),
+                    Some(fraction) => bank.scale_decay(fraction, FS),
+                }
+                assert_eq!(bank.energy_j(), before);
+                let mut last = before;
+                for _ in 0..4800 {
+                    bank.advance(Slot::Full, 0.0);
+                    let energy = bank.energy_j();
+                    assert!(energy <= last * (1.0 + 1e-12), "{f_hz} Hz {fraction:?}");
+                    last = energy;
+                }
+            }
+        }
     }
 
     #[test]

@@ -535,8 +535,9 @@ impl Voice {
         }
     }
 
-    /// Lift the hammer or ball off and damp every mode to a T60 of at most [`CHOKE_T60_S`]: the
-    /// vibration dies away smoothly and the voice ends at −120 dB, 2·[`CHOKE_T60_S`] later.
+    /// Lift the hammer or ball off and damp every mode to a T60 of at most [`CHOKE_T60_S`] (one
+    /// below 110 Hz, which cannot decay that fast, critically): the vibration dies away smoothly
+    /// and the voice ends at −120 dB, 2·[`CHOKE_T60_S`] later (a low mode's, later).
     fn choke(&mut self, sample_rate_hz: f64) {
         self.released = true;
         self.held = false;
