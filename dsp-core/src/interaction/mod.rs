@@ -1,10 +1,11 @@
-//! The hammer: a point mass striking a modal object through Hunt–Crossley, with the user's
-//! integrator, contact sub-steps, onsets between samples and an energy guard.
+//! The hammer: a striker (a rigid mass, with or without modes of its own) striking a modal
+//! object through Hunt–Crossley, with the user's integrator, contact sub-steps, onsets between
+//! samples and an energy guard.
 
 use crate::analytic::{ContactTimes, Impact};
 use crate::contact::{ContactLaw, HuntCrossley};
 use crate::integrate::{safeguarded_newton, Method, MAX_NEWTON_ITERATIONS};
-use crate::resonator::{ModalBank, Pickup, Slot, Surface};
+use crate::resonator::{BankSetup, ModalBank, Mode, Pickup, Slot, Surface};
 
 mod trace;
 use crate::restitution::{c_opt_n_s_per_m, mu_for_restitution};
@@ -145,14 +146,26 @@ struct Contact {
     elapsed_s: f64,
 }
 
-/// A point-mass hammer striking a [`ModalBank`].
+/// A striker hitting a [`ModalBank`]: a rigid mass (its translation) with, optionally, modes of
+/// its own (a ball's, a rod's), which ring too.
 ///
 /// Positions are along the strike axis, positive towards the object. The compression is
-/// x = hammer position − object surface displacement at the strike point.
+/// x = y + w_s − w_o: the striker's rigid position, plus its own surface's displacement at its
+/// contact point towards the object, minus the object's surface displacement at the strike point.
+/// The contact force F pushes the object by +F and the striker by −F (its rigid mass and its
+/// modes alike), solved together in each step.
 pub struct Hammer {
     mass_kg: f64,
     position_m: f64,
     velocity_m_per_s: f64,
+    /// The striker's own modes (none: a point mass), driven at its contact point by the reaction
+    /// −F; its modal mass is the striker's mass. Free modes of a free body are orthogonal to its
+    /// translation, so gravity and a press move only the rigid mass.
+    striker: Box<ModalBank>,
+    /// The striker's contact point and pickup after the last contact step.
+    striker_surface: Surface,
+    /// What the striker's pickup adds to the object's (0: only the object is heard).
+    striker_level: f64,
     /// Contact force of the last step, N (reused as f_n by Verlet and Heun).
     force_n: f64,
     /// Contact forces of the two steps before, N (AM1 extrapolates its Newton guess from the
@@ -236,6 +249,9 @@ impl Hammer {
             mass_kg,
             position_m: 0.0,
             velocity_m_per_s: 0.0,
+            striker: ModalBank::new(mass_kg),
+            striker_surface: Surface::default(),
+            striker_level: 0.0,
             force_n: 0.0,
             force_before_n: [0.0; 2],
             setup,
@@ -271,12 +287,13 @@ impl Hammer {
     /// x(0) = 0, ẋ(0) = v_in); a gap puts the onset between samples.
     pub fn strike(&mut self, bank: &ModalBank, v_in_m_per_s: f64, gap_m: f64, mass_kg: f64) {
         self.mass_kg = mass_kg;
-        self.position_m = bank.strike_displacement_m() - gap_m.max(0.0);
-        self.velocity_m_per_s = v_in_m_per_s + bank.strike_velocity_m_per_s();
+        let (w_s, w_s_dot) = self.striker_point();
+        self.position_m = bank.strike_displacement_m() - w_s - gap_m.max(0.0);
+        self.velocity_m_per_s = v_in_m_per_s + bank.strike_velocity_m_per_s() - w_s_dot;
         self.force_n = 0.0;
         self.force_before_n = [0.0; 2];
         self.contact = None;
-        self.reach_m = bank.max_excursion_m();
+        self.reach_m = bank.max_excursion_m() + self.striker.max_excursion_m();
         self.retired = false;
         self.at_rest = false;
         self.contacts = 0;
@@ -299,6 +316,47 @@ impl Hammer {
     pub fn set_irregularity(&mut self, irregularity: f64, seed: u64) {
         self.irregularity = irregularity.clamp(0.0, 1.0);
         self.rng = fastrand::Rng::with_seed(seed);
+    }
+
+    /// Give the striker the modes of `setup` (none: a point mass), at rest; their modal mass is
+    /// to be the striker's mass. Before a strike.
+    pub fn load_striker(&mut self, setup: &BankSetup) {
+        self.striker.load(setup);
+        self.striker_surface = self.striker.surface();
+    }
+
+    /// Give the striker `modes` with modal mass `mass_kg` (the striker's), at rest, sampled at
+    /// `sample_rate_hz` (see [`Hammer::load_striker`]).
+    pub fn set_striker_modes(&mut self, modes: &[Mode], mass_kg: f64, sample_rate_hz: f64) {
+        self.striker.set_mass_kg(mass_kg);
+        self.striker.set_modes(modes, sample_rate_hz);
+        self.striker_surface = self.striker.surface();
+    }
+
+    /// The striker's own modes.
+    pub fn striker(&self) -> &ModalBank {
+        &self.striker
+    }
+
+    /// The striker's own modes, to damp (a choke, a release) or flush their vibration; give it
+    /// modes with [`Hammer::load_striker`], which also refreshes what the contact reads of them.
+    pub fn striker_mut(&mut self) -> &mut ModalBank {
+        &mut self.striker
+    }
+
+    /// How loud the striker's own ringing is mixed with the object's: its pickup velocity times
+    /// `level` is added to the object's (0: only the object is heard).
+    pub fn set_striker_level(&mut self, level: f64) {
+        self.striker_level = if level.is_finite() {
+            level.max(0.0)
+        } else {
+            0.0
+        };
+    }
+
+    /// The level the striker's pickup is mixed at (see [`Hammer::set_striker_level`]).
+    pub fn striker_level(&self) -> f64 {
+        self.striker_level
     }
 
     /// Record contacts for the live view (see [`ContactTrace`]) from the next strike on.
@@ -373,7 +431,7 @@ impl Hammer {
         let weight_n = mass_kg * (self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2).max(0.0);
         let x_eq = (weight_n / law.stiffness).powf(1.0 / law.alpha);
         self.strike(bank, 0.0, 0.0, mass_kg);
-        self.position_m = bank.strike_displacement_m() + x_eq;
+        self.position_m = bank.strike_displacement_m() - self.striker_point().0 + x_eq;
     }
 
     /// Stop the hammer where it is (the voice is being reset or released).
@@ -399,22 +457,77 @@ impl Hammer {
         &self.stats
     }
 
-    /// Kinetic energy in joules.
+    /// Kinetic energy of the striker's rigid motion in joules.
     pub fn energy_j(&self) -> f64 {
         0.5 * self.mass_kg * self.velocity_m_per_s * self.velocity_m_per_s
     }
 
+    /// Energy of the striker's own vibration in joules.
+    pub fn striker_energy_j(&self) -> f64 {
+        self.striker.energy_j()
+    }
+
     /// Whether every state variable is finite.
     pub fn is_finite(&self) -> bool {
-        self.position_m.is_finite() && self.velocity_m_per_s.is_finite() && self.force_n.is_finite()
+        self.position_m.is_finite()
+            && self.velocity_m_per_s.is_finite()
+            && self.force_n.is_finite()
+            && self.striker.is_finite()
+    }
+
+    /// The striker's surface at its contact point relative to its rigid motion: displacement
+    /// towards the object (m) and velocity (m/s) now.
+    #[inline]
+    fn striker_point(&self) -> (f64, f64) {
+        (
+            self.striker.strike_displacement_m(),
+            self.striker.strike_velocity_m_per_s(),
+        )
     }
 
     /// Compression (m) and compression velocity (m/s) now.
     fn relative(&self, bank: &ModalBank) -> (f64, f64) {
+        let (w_s, w_s_dot) = self.striker_point();
         (
-            self.position_m - bank.strike_displacement_m(),
-            self.velocity_m_per_s - bank.strike_velocity_m_per_s(),
+            self.position_m + w_s - bank.strike_displacement_m(),
+            self.velocity_m_per_s + w_s_dot - bank.strike_velocity_m_per_s(),
         )
+    }
+
+    /// Where the striker's rigid position must be for zero compression, and its rate, after the
+    /// last contact step: the object's surface less the striker's own (m, m/s).
+    #[inline]
+    fn contact_point(&self) -> (f64, f64) {
+        (
+            self.surface.displacement_m - self.striker_surface.displacement_m,
+            self.surface.velocity_m_per_s - self.striker_surface.velocity_m_per_s,
+        )
+    }
+
+    /// What the pickups hear after the last contact step: the object's, plus the striker's at
+    /// its level.
+    #[inline]
+    fn pickup(&self) -> Pickup {
+        self.mix(self.surface.pickup, self.striker_surface.pickup)
+    }
+
+    #[inline]
+    fn mix(&self, object: Pickup, striker: Pickup) -> Pickup {
+        Pickup {
+            mid_m_per_s: object.mid_m_per_s + self.striker_level * striker.mid_m_per_s,
+            side_m_per_s: object.side_m_per_s + self.striker_level * striker.side_m_per_s,
+        }
+    }
+
+    /// One force-free sample of both bodies' vibration: what the pickups hear.
+    #[inline]
+    fn ring(&mut self, bank: &mut ModalBank) -> Pickup {
+        let object = bank.ring();
+        if self.striker.num_modes() == 0 {
+            return object;
+        }
+        let striker = self.striker.ring();
+        self.mix(object, striker)
     }
 
     /// Advance hammer and object by one sample of `dt_s` and return what the pickups hear.
@@ -428,7 +541,7 @@ impl Hammer {
     ) -> Pickup {
         self.samples_since_strike += 1;
         if self.retired {
-            return bank.ring();
+            return self.ring(bank);
         }
         let Some(contact) = self.contact else {
             // Free flight: a parabola under gravity (a line without), exact.
@@ -445,40 +558,41 @@ impl Hammer {
                     // Receding, out of reach and never coming back.
                     self.retire();
                 }
-                return bank.ring();
+                return self.ring(bank);
             }
             let (x, _) = self.relative(bank);
             // Compression at the end of the sample if nothing touches: the hammer flies free,
-            // the object rings freely.
-            let x_end = y_end - bank.predict_free(Slot::Full).0;
+            // both bodies ring freely.
+            let x_end =
+                y_end + self.striker.predict_free(Slot::Full).0 - bank.predict_free(Slot::Full).0;
             if x_end <= 0.0 && x <= 0.0 {
                 self.position_m = y_end;
                 self.velocity_m_per_s += g * dt_s;
-                return bank.ring();
+                return self.ring(bank);
             }
             self.begin_contact(setup, bank, x, x_end, dt_s);
-            return self.surface.pickup;
+            return self.pickup();
         };
         let h = dt_s / contact.sub_steps as f64;
         for _ in 0..contact.sub_steps {
             self.contact_step(bank, Slot::Sub, h);
             if contact.capture && self.settle_if_captured(bank) {
-                return self.surface.pickup;
+                return self.pickup();
             }
         }
         if self.settled_in_the_well(&contact) {
             self.come_to_rest(bank);
-            return self.surface.pickup;
+            return self.pickup();
         }
         self.end_contact_if_separated(bank);
-        self.surface.pickup
+        self.pickup()
     }
 
     /// In a captured contact, once the ball stops closing (the deepest compression), it comes to
     /// rest: its weight m·g stays on the object as a constant force, so the object rings on about
     /// its loaded equilibrium, and the ball is no longer integrated. Returns whether it settled.
     fn settle_if_captured(&mut self, bank: &mut ModalBank) -> bool {
-        if self.velocity_m_per_s > self.surface.velocity_m_per_s {
+        if self.velocity_m_per_s > self.contact_point().1 {
             return false;
         }
         if self.contacts == 0 {
@@ -498,7 +612,7 @@ impl Hammer {
         if capture <= 0.0 || contact.gravity_m_per_s2 <= 0.0 {
             return false;
         }
-        let v_rel = self.velocity_m_per_s - self.surface.velocity_m_per_s;
+        let v_rel = self.velocity_m_per_s - self.contact_point().1;
         let weight_n = self.mass_kg * contact.gravity_m_per_s2;
         v_rel.abs() < 0.1 * capture && (self.force_n - weight_n).abs() < 0.1 * weight_n
     }
@@ -508,6 +622,7 @@ impl Hammer {
     pub fn come_to_rest(&mut self, bank: &mut ModalBank) {
         bank.hold_static_force(self.mass_kg * self.gravity.accel_m_per_s2.max(0.0));
         self.surface = bank.surface();
+        self.striker_surface = self.striker.surface();
         self.retire();
         self.at_rest = true;
     }
@@ -536,22 +651,26 @@ impl Hammer {
             0.0
         };
         if theta > 0.0 {
-            bank.prepare(Slot::OneOff, theta * dt_s);
             let t = theta * dt_s;
+            bank.prepare(Slot::OneOff, t);
+            self.striker.prepare(Slot::OneOff, t);
             let g = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
             self.position_m += t * (self.velocity_m_per_s + 0.5 * g * t);
             self.velocity_m_per_s += g * t;
             bank.advance(Slot::OneOff, 0.0);
+            self.striker.advance(Slot::OneOff, 0.0);
         }
-        // The interpolated onset may overshoot by a hair (the surface moves on a curve): start the
+        // The interpolated onset may overshoot by a hair (the surfaces move on curves): start the
         // contact at x = 0 rather than create potential energy no force has paid for. A body laid
         // in contact (x > 0 before the sample: `place`) keeps its compression.
         self.surface = bank.surface();
-        let overshoot_m = self.position_m - self.surface.displacement_m;
+        self.striker_surface = self.striker.surface();
+        let (w, w_dot) = self.contact_point();
+        let overshoot_m = self.position_m - w;
         if x < 0.0 && overshoot_m > 0.0 {
             self.position_m -= overshoot_m;
         }
-        let v_in = (self.velocity_m_per_s - self.surface.velocity_m_per_s).max(1e-9);
+        let v_in = (self.velocity_m_per_s - w_dot).max(1e-9);
         if let Some(e) = self.setup.restitution {
             let law = self.setup.law;
             match self.setup.damping {
@@ -572,6 +691,7 @@ impl Hammer {
         }
         let sub_steps = self.sub_steps_for(bank, v_in, dt_s);
         bank.prepare(Slot::Sub, dt_s / sub_steps as f64);
+        self.striker.prepare(Slot::Sub, dt_s / sub_steps as f64);
         let capture = v_in < self.gravity.capture_m_per_s;
         // Gravity is suspended only where the paper's exact exit correction then applies (a rigid
         // object, Hunt–Crossley): on a vibrating object the ball leaves from another height than
@@ -579,7 +699,7 @@ impl Hammer {
         let suspend = !self.gravity.in_contact
             && self.setup.exit_correction
             && self.setup.damping == Damping::HuntCrossley
-            && bank.num_modes() == 0;
+            && self.is_rigid_pair(bank);
         let gravity_m_per_s2 = if suspend {
             0.0
         } else {
@@ -619,6 +739,7 @@ impl Hammer {
         if h_first > 0.0 {
             if first_slot == Slot::OneOff {
                 bank.prepare(Slot::OneOff, h_first);
+                self.striker.prepare(Slot::OneOff, h_first);
             }
             for _ in 0..sub_steps {
                 self.contact_step(bank, first_slot, h_first);
@@ -678,6 +799,11 @@ impl Hammer {
         }
     }
 
+    /// Whether neither body has modes: the paper's mass–wall impact, where eq. (6) holds.
+    fn is_rigid_pair(&self, bank: &ModalBank) -> bool {
+        bank.num_modes() == 0 && self.striker.num_modes() == 0
+    }
+
     /// Reduced mass of hammer and object, kg.
     fn reduced_mass_kg(&self, bank: &ModalBank) -> f64 {
         let (m, object_kg) = (self.mass_kg, bank.mass_kg());
@@ -685,8 +811,9 @@ impl Hammer {
     }
 
     fn end_contact_if_separated(&mut self, bank: &ModalBank) {
-        let x = self.position_m - self.surface.displacement_m;
-        let mut v = self.velocity_m_per_s - self.surface.velocity_m_per_s;
+        let (w, w_dot) = self.contact_point();
+        let x = self.position_m - w;
+        let mut v = self.velocity_m_per_s - w_dot;
         if self.contacts == 0 {
             self.stats.contact_samples += 1;
         }
@@ -694,7 +821,7 @@ impl Hammer {
             if let Some(contact) = self.contact {
                 if self.setup.exit_correction
                     && self.setup.damping == Damping::HuntCrossley
-                    && bank.num_modes() == 0
+                    && self.is_rigid_pair(bank)
                     && contact.gravity_m_per_s2 == 0.0
                 {
                     v = self.correct_exit(&contact, x, v);
@@ -711,11 +838,11 @@ impl Hammer {
             self.contact = None;
             self.force_n = 0.0;
             self.force_before_n = [0.0; 2];
-            self.reach_m = bank.max_excursion_m();
+            self.reach_m = bank.max_excursion_m() + self.striker.max_excursion_m();
         }
     }
 
-    /// The paper's exit correction (Section IV-A2) on a rigid object: the contact ends with the
+    /// The paper's exit correction (Section IV-A2) for a rigid pair: the contact ends with the
     /// exact v_out of eq. (6) for its v_in, at the instant the compression crossed zero, found by
     /// linear interpolation within the last step (compression `x` ≤ 0, velocity `v` < 0 now);
     /// the ball then flies on from x = 0. Returns the corrected exit velocity.
@@ -733,13 +860,15 @@ impl Hammer {
             x / v,
             self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2,
         );
-        self.position_m = self.surface.displacement_m + t * (v_out + 0.5 * g * t);
-        self.velocity_m_per_s = self.surface.velocity_m_per_s + v_out + g * t;
+        let (w, w_dot) = self.contact_point();
+        self.position_m = w + t * (v_out + 0.5 * g * t);
+        self.velocity_m_per_s = w_dot + v_out + g * t;
         v_out
     }
 
-    /// Total energy in joules: hammer kinetic + object + contact potential k·x^(α+1)/(α+1) +
-    /// the hammer's potential in gravity, −m·g·y (zero at the object's rest position).
+    /// Total energy in joules: the striker's (kinetic and vibration) + object + contact potential
+    /// k·x^(α+1)/(α+1) + the striker's potential in gravity, −m·g·y (zero at the object's rest
+    /// position).
     pub fn total_energy_j(&self, bank: &ModalBank) -> f64 {
         self.elastic_energy_j(bank) - self.mass_kg * self.gravity.accel_m_per_s2 * self.position_m
     }
@@ -747,7 +876,10 @@ impl Hammer {
     /// Kinetic + object + contact energy in joules: what is in play without gravity's potential.
     pub fn elastic_energy_j(&self, bank: &ModalBank) -> f64 {
         let (x, _) = self.relative(bank);
-        self.energy_j() + bank.energy_j() + potential_j(&self.setup.law, x)
+        self.energy_j()
+            + self.striker.energy_j()
+            + bank.energy_j()
+            + potential_j(&self.setup.law, x)
     }
 
     /// The energy the contact conserves or loses: [`Hammer::total_energy_j`] without the gravity
@@ -766,19 +898,30 @@ impl Hammer {
         let g = self.contact.map_or(0.0, |c| c.gravity_m_per_s2) + self.track_accel_m_per_s2;
         match self.setup.method {
             Method::Am1 => {
-                // Trapezoid rule for the hammer, exact modes under the step's held force F, and F
-                // the discrete gradient of the contact potential plus the damper at the mean
-                // compression velocity: ΔT + ΔE_object = −F·Δx − D_object and ΔV = F_el·Δx, so the
-                // total energy falls by the damper's and the object's losses (for α = 1 and μ = 0
-                // F is the average of f_n and f_{n+1}: eq. 23 exactly).
-                let x0 = y - self.surface.displacement_m;
+                // Trapezoid rule for the striker's rigid mass, both bodies' modes exact under the
+                // step's held force (+F on the object, −F on the striker), and F the discrete
+                // gradient of the contact potential plus the damper at the mean compression
+                // velocity: ΔT + ΔE_striker + ΔE_object = −F·Δx − D_modes and ΔV = F_el·Δx, so
+                // the total energy falls by the damper's and the modes' losses (for α = 1 and
+                // μ = 0 F is the average of f_n and f_{n+1}: eq. 23 exactly). The new
+                // compression is linear in F, x₁ = x_base − c·F, with c the rigid mass's h²/2m
+                // plus both bodies' compliances over the step: one scalar equation.
+                let x0 = y - self.contact_point().0;
                 let w_free = match self.free_prediction {
                     Some((predicted, w)) if predicted == slot => w,
                     _ => bank.predict_free(slot).0,
                 };
                 let (compliance, _) = bank.compliance(slot);
-                let x_base = y + h * (u + 0.5 * g * h) - w_free;
-                let c = h * h / (2.0 * m) + compliance;
+                let (w_s_free, striker_compliance) = if self.striker.num_modes() == 0 {
+                    (0.0, 0.0)
+                } else {
+                    (
+                        self.striker.predict_free(slot).0,
+                        self.striker.compliance(slot).0,
+                    )
+                };
+                let x_base = y + h * (u + 0.5 * g * h) + w_s_free - w_free;
+                let c = h * h / (2.0 * m) + compliance + striker_compliance;
                 // Quadratic extrapolation of the force: off by O(h³), so Newton usually needs one
                 // evaluation in long contacts.
                 let [f1, f2] = self.force_before_n;
@@ -788,6 +931,7 @@ impl Hammer {
                 self.position_m = y + h * (u + 0.5 * g * h) - h * h / (2.0 * m) * force;
                 self.velocity_m_per_s = u + h * (g - force / m);
                 self.surface = bank.advance(slot, force);
+                self.advance_striker(slot, force);
                 self.free_prediction = Some((slot, self.surface.next_free_displacement_m));
                 self.force_before_n = [f, self.force_before_n[0]];
                 self.force_n = force;
@@ -797,8 +941,9 @@ impl Hammer {
                 let v_half = u + 0.5 * h * (g - f / m);
                 self.position_m = y + h * v_half;
                 self.surface = bank.advance(slot, f);
-                let x1 = self.position_m - self.surface.displacement_m;
-                let f1 = setup.force_n(x1, v_half - self.surface.velocity_m_per_s);
+                self.advance_striker(slot, f);
+                let (w, w_dot) = self.contact_point();
+                let f1 = setup.force_n(self.position_m - w, v_half - w_dot);
                 self.velocity_m_per_s = v_half + 0.5 * h * (g - f1 / m);
                 self.force_n = f1;
             }
@@ -807,15 +952,17 @@ impl Hammer {
                 let v_pred = u + h * (g - f / m);
                 self.position_m = y + 0.5 * h * (u + v_pred);
                 self.surface = bank.advance(slot, f);
-                let x1 = self.position_m - self.surface.displacement_m;
-                let f1 = setup.force_n(x1, v_pred - self.surface.velocity_m_per_s);
+                self.advance_striker(slot, f);
+                let (w, w_dot) = self.contact_point();
+                let f1 = setup.force_n(self.position_m - w, v_pred - w_dot);
                 self.velocity_m_per_s = u + h * (g - 0.5 * (f + f1) / m);
                 self.force_n = f1;
             }
             Method::Rk4 => {
-                // Eq. (26) for the hammer against the surface moving at its current velocity over
-                // the step; the object then advances under the step's mean force m·Δu/h.
-                let (w, w_dot) = (self.surface.displacement_m, self.surface.velocity_m_per_s);
+                // Eq. (26) for the striker's rigid mass against the contact point moving at its
+                // current velocity over the step; both bodies' modes then advance under the
+                // step's mean force m·Δu/h.
+                let (w, w_dot) = self.contact_point();
                 let acc =
                     |t: f64, y: f64, u: f64| g - setup.force_n(y - w - w_dot * t, u - w_dot) / m;
                 let k1 = h * acc(0.0, y, u);
@@ -830,9 +977,9 @@ impl Hammer {
                 self.velocity_m_per_s = u + (k1 + 2.0 * k2 + 2.0 * k3 + k4) / 6.0;
                 let mean_force = m * (g - (self.velocity_m_per_s - u) / h);
                 self.surface = bank.advance(slot, mean_force);
-                let x1 = self.position_m - self.surface.displacement_m;
-                self.force_n =
-                    setup.force_n(x1, self.velocity_m_per_s - self.surface.velocity_m_per_s);
+                self.advance_striker(slot, mean_force);
+                let (w, w_dot) = self.contact_point();
+                self.force_n = setup.force_n(self.position_m - w, self.velocity_m_per_s - w_dot);
             }
         }
         if let Some(contact) = self.contact.as_mut() {
@@ -846,10 +993,19 @@ impl Hammer {
         }
     }
 
+    /// The striker's modes over one contact step under the reaction −`force_n` held.
+    #[inline]
+    fn advance_striker(&mut self, slot: Slot, force_n: f64) {
+        if self.striker.num_modes() > 0 {
+            self.striker_surface = self.striker.advance(slot, -force_n);
+        }
+    }
+
     /// Add the state after a contact step to the live view's record.
     fn record_step(&mut self) {
-        let x = self.position_m - self.surface.displacement_m;
-        let v = self.velocity_m_per_s - self.surface.velocity_m_per_s;
+        let (w, w_dot) = self.contact_point();
+        let x = self.position_m - w;
+        let v = self.velocity_m_per_s - w_dot;
         let elapsed_s = self.contact.map_or(0.0, |c| c.elapsed_s);
         let energy_j = 0.5 * self.mass_kg * v * v + potential_j(&self.setup.law, x);
         self.trace.push(TracePoint {
@@ -874,7 +1030,7 @@ impl Hammer {
         };
         let setup = self.setup;
         let law = setup.law;
-        let x = self.position_m - bank.strike_displacement_m();
+        let (x, _) = self.relative(bank);
         let mut energy = self.contact_energy_j(bank);
         let mut excess = energy - reference_j;
         if excess > 0.0 {
@@ -892,26 +1048,22 @@ impl Hammer {
                 } else {
                     x
                 };
-                let object = bank.energy_j();
-                if excess > 0.0 && object > 0.0 {
-                    bank.scale_vibration(((object - excess).max(0.0) / object).sqrt());
-                }
-                // The surface may have moved with the vibration: keep the reduced compression.
-                self.position_m = bank.strike_displacement_m() + x_kept;
+                self.scale_vibrations(bank, excess);
+                // The surfaces may have moved with the vibration: keep the reduced compression.
+                self.position_m += x_kept - self.relative(bank).0;
             }
             // Whatever rounding left over comes out of the vibration, the compression held.
             for _ in 0..3 {
-                let x1 = self.position_m - bank.strike_displacement_m();
+                let (x1, _) = self.relative(bank);
                 energy = self.contact_energy_j(bank);
                 let left_j = energy - reference_j;
-                let object = bank.energy_j();
-                if left_j <= 0.0 || object <= 0.0 {
+                if left_j <= 0.0 || !self.scale_vibrations(bank, left_j) {
                     break;
                 }
-                bank.scale_vibration(((object - left_j).max(0.0) / object).sqrt());
-                self.position_m = bank.strike_displacement_m() + x1;
+                self.position_m += x1 - self.relative(bank).0;
             }
             self.surface = bank.surface();
+            self.striker_surface = self.striker.surface();
             let (x1, v1) = self.relative(bank);
             self.force_n = setup.force_n(x1, v1);
             energy = self.contact_energy_j(bank);
@@ -919,6 +1071,21 @@ impl Hammer {
         if let Some(contact) = self.contact.as_mut() {
             contact.energy_j = energy;
         }
+    }
+}
+
+impl Hammer {
+    /// Take `excess_j` (J) out of both bodies' vibration, each scaled by the same factor (as far
+    /// as they hold it). Returns whether there was vibration to take it from.
+    fn scale_vibrations(&mut self, bank: &mut ModalBank, excess_j: f64) -> bool {
+        let vibration = bank.energy_j() + self.striker.energy_j();
+        if !(excess_j > 0.0 && vibration > 0.0) {
+            return false;
+        }
+        let factor = ((vibration - excess_j).max(0.0) / vibration).sqrt();
+        bank.scale_vibration(factor);
+        self.striker.scale_vibration(factor);
+        true
     }
 }
 

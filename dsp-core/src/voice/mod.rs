@@ -500,7 +500,7 @@ impl Voice {
     /// it has flown out of reach or come to rest.
     fn energy_j(&self) -> f64 {
         if self.hammer.is_retired() {
-            self.bank.energy_j()
+            self.bank.energy_j() + self.hammer.striker_energy_j()
         } else {
             self.hammer.elastic_energy_j(&self.bank)
         }
@@ -512,6 +512,7 @@ impl Voice {
         self.held_press_n = 0.0;
         self.bank.reset();
         self.hammer.retire();
+        self.hammer.striker_mut().reset();
         self.rolling = None;
     }
 
@@ -530,8 +531,11 @@ impl Voice {
             }
         }
         if patch.release_fraction > 0.0 {
-            self.bank
-                .scale_decay(patch.release_fraction.clamp(1e-3, 1.0), sample_rate_hz);
+            let fraction = patch.release_fraction.clamp(1e-3, 1.0);
+            self.bank.scale_decay(fraction, sample_rate_hz);
+            self.hammer
+                .striker_mut()
+                .scale_decay(fraction, sample_rate_hz);
         }
     }
 
@@ -544,6 +548,9 @@ impl Voice {
         self.hammer.retire();
         self.rolling = None;
         self.bank.limit_t60(CHOKE_T60_S, sample_rate_hz);
+        self.hammer
+            .striker_mut()
+            .limit_t60(CHOKE_T60_S, sample_rate_hz);
     }
 
     /// Render `out.len()` samples, added to `out` (the left channel, or the mono signal without
@@ -624,6 +631,7 @@ impl Voice {
         }
         if decide {
             self.bank.flush_negligible();
+            self.hammer.striker_mut().flush_negligible();
         }
         // Up to the first sample that is not finite or beyond what the energy put in allows
         // (NaN fails the comparison); a non-finite state is looked for at decisions.
@@ -638,10 +646,13 @@ impl Voice {
                 self.hammer.resting_weight_n() * self.bank.step_pickup_bound_per_n();
         }
         let gain = self.gain * patch.gain;
+        // Either body can hold all the energy put in: the striker's pickup adds its share at its
+        // level.
+        let striker = self.hammer.striker();
+        let pickup_per_sqrt_j = self.bank.pickup_abs_sum() / self.bank.mass_kg().sqrt()
+            + self.hammer.striker_level() * striker.pickup_abs_sum() / striker.mass_kg().sqrt();
         let limit_m_per_s = (RUNAWAY_AMPLITUDE
-            * (self.bank.pickup_abs_sum() / self.bank.mass_kg().sqrt()
-                * (2.0 * self.input_energy_j).sqrt()
-                + self.press_swing_m_per_s))
+            * (pickup_per_sqrt_j * (2.0 * self.input_energy_j).sqrt() + self.press_swing_m_per_s))
             .min(f64::from(f32::MAX) / (2.0 * MAX_VOLUME_FACTOR * gain.abs()))
             .min(f64::MAX);
         let sound = mid
