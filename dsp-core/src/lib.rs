@@ -7,6 +7,7 @@
 //! [`material`] the material table and what follows from it (Hertz stiffness, masses, decay).
 
 pub mod analytic;
+pub mod body;
 pub mod contact;
 pub mod correct;
 pub mod impact;

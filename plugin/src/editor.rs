@@ -1,10 +1,11 @@
-//! The egui editor: every parameter, grouped (Contact, Hammer, Output, Object, Bounce, Roll),
+//! The egui editor: every parameter, grouped (Contact, Striker, Output, Object, Bounce, Roll),
 //! with its unit.
 
 use crate::live_view;
-use crate::params::{Controllers, UrtoParams};
+use crate::params::{Controllers, DampingFromChoice, LawChoice, UrtoParams};
 use crate::presets::{self, Preset};
-use nice_plug::context::gui::GuiContext;
+use nice_plug::context::gui::{GuiContext, ParamSetter};
+use nice_plug::prelude::FloatParam;
 use nice_plug_egui::widgets::ParamSlider;
 use nice_plug_egui::{
     create_egui_editor, EguiEditor, EguiEditorState, EguiNiceSettings, NiceEguiApp, RepaintNotifier,
@@ -83,6 +84,51 @@ fn group(ui: &mut egui::Ui, title: &str, rows: impl FnOnce(&mut egui::Ui)) {
             .show(ui, rows);
     });
     ui.add_space(6.0);
+}
+
+/// "Contact from materials" and what it derives: Hertz's k and α, the pair's restitution, the
+/// striker's mass. Switching it off hands the contact to the raw knobs set to the derived values
+/// (damping from the restitution), so the sound does not jump.
+fn materials_switch(ui: &mut egui::Ui, params: &UrtoParams, setter: &ParamSetter) {
+    let on = params.contact_from_materials.value();
+    let patch = params.patch(&Controllers::default());
+    ui.label("From materials");
+    let mut checked = on;
+    if ui.checkbox(&mut checked, "").changed() {
+        if !checked {
+            let law = patch.contact.law;
+            let set = |param: &FloatParam, plain: f32| {
+                setter.begin_set_parameter(param);
+                setter.set_parameter(param, plain);
+                setter.end_set_parameter(param);
+            };
+            set(&params.stiffness_log10, law.stiffness.log10() as f32);
+            set(&params.alpha, law.alpha as f32);
+            if let Some(e) = patch.contact.restitution {
+                set(&params.restitution, e as f32);
+                setter.begin_set_parameter(&params.law);
+                setter.set_parameter(&params.law, LawChoice::HuntCrossley);
+                setter.end_set_parameter(&params.law);
+                setter.begin_set_parameter(&params.damping_from);
+                setter.set_parameter(&params.damping_from, DampingFromChoice::Restitution);
+                setter.end_set_parameter(&params.damping_from);
+            }
+        }
+        setter.begin_set_parameter(&params.contact_from_materials);
+        setter.set_parameter(&params.contact_from_materials, checked);
+        setter.end_set_parameter(&params.contact_from_materials);
+    }
+    ui.end_row();
+    if on {
+        ui.label("Derived");
+        ui.label(format!(
+            "k = {:.3e} N/m^1.5, α = 1.5, e = {:.2}, striker {:.4} kg",
+            patch.contact.law.stiffness,
+            patch.contact.restitution.unwrap_or(f64::NAN),
+            patch.hammer_mass_kg,
+        ));
+        ui.end_row();
+    }
 }
 
 /// One labelled parameter slider.
@@ -220,6 +266,7 @@ impl NiceEguiApp for UrtoApp {
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.columns(2, |columns| {
                 group(&mut columns[0], "Contact", |ui| {
+                    materials_switch(ui, p, &setter);
                     row(
                         ui,
                         "Stiffness k",
@@ -267,10 +314,26 @@ impl NiceEguiApp for UrtoApp {
                         ParamSlider::for_param(&p.guard, &setter),
                     );
                 });
-                group(&mut columns[0], "Hammer", |ui| {
+                group(&mut columns[0], "Striker", |ui| {
+                    row(ui, "Striker", ParamSlider::for_param(&p.striker, &setter));
                     row(
                         ui,
-                        "Mass",
+                        "Material",
+                        ParamSlider::for_param(&p.striker_material, &setter),
+                    );
+                    row(
+                        ui,
+                        "Size",
+                        ParamSlider::for_param(&p.striker_size_m, &setter),
+                    );
+                    row(
+                        ui,
+                        "Level",
+                        ParamSlider::for_param(&p.striker_level, &setter),
+                    );
+                    row(
+                        ui,
+                        "Mass (point mass)",
                         ParamSlider::for_param(&p.hammer_mass_kg, &setter),
                     );
                     row(
@@ -321,6 +384,11 @@ impl NiceEguiApp for UrtoApp {
                 });
                 group(&mut columns[1], "Object", |ui| {
                     row(ui, "Object", ParamSlider::for_param(&p.object, &setter));
+                    row(
+                        ui,
+                        "Material",
+                        ParamSlider::for_param(&p.object_material, &setter),
+                    );
                     row(ui, "Modes", ParamSlider::for_param(&p.num_modes, &setter));
                     row(
                         ui,

@@ -2,9 +2,11 @@
 
 use nice_plug::prelude::*;
 use std::sync::{Arc, RwLock};
+use urto_dsp::body::{StrikerKind, StrikerSpec};
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::integrate::Method;
 use urto_dsp::interaction::{ContactSetup, Damping, Gravity};
+use urto_dsp::material::{Material, MATERIALS};
 use urto_dsp::resonator::{ObjectKind, ObjectSpec, MAX_MODES};
 use urto_dsp::roll::RollSettings;
 use urto_dsp::voice::{
@@ -57,6 +59,95 @@ impl ObjectChoice {
             ObjectChoice::Plank => ObjectKind::Plank,
             ObjectChoice::String => ObjectKind::String,
         }
+    }
+}
+
+/// What strikes the object. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StrikerChoice {
+    #[id = "point-mass"]
+    #[name = "Point mass"]
+    PointMass,
+    #[id = "ball"]
+    #[name = "Ball"]
+    Ball,
+    #[id = "mallet"]
+    #[name = "Mallet"]
+    Mallet,
+    #[id = "rod"]
+    #[name = "Rod or spoon end"]
+    Rod,
+    #[id = "coin"]
+    #[name = "Coin edge"]
+    Coin,
+}
+
+impl StrikerChoice {
+    fn kind(self) -> StrikerKind {
+        match self {
+            StrikerChoice::PointMass => StrikerKind::PointMass,
+            StrikerChoice::Ball => StrikerKind::Ball,
+            StrikerChoice::Mallet => StrikerKind::Mallet,
+            StrikerChoice::Rod => StrikerKind::Rod,
+            StrikerChoice::Coin => StrikerKind::Coin,
+        }
+    }
+}
+
+/// A material of [`MATERIALS`], in its order. Variant IDs are the table's stable ids.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MaterialChoice {
+    #[id = "steel"]
+    #[name = "Steel"]
+    Steel,
+    #[id = "brass"]
+    #[name = "Brass"]
+    Brass,
+    #[id = "aluminium"]
+    #[name = "Aluminium"]
+    Aluminium,
+    #[id = "bronze"]
+    #[name = "Bronze"]
+    Bronze,
+    #[id = "copper"]
+    #[name = "Copper"]
+    Copper,
+    #[id = "glass"]
+    #[name = "Glass"]
+    Glass,
+    #[id = "ceramic"]
+    #[name = "Ceramic"]
+    Ceramic,
+    #[id = "granite"]
+    #[name = "Granite"]
+    Granite,
+    #[id = "oak"]
+    #[name = "Oak"]
+    Oak,
+    #[id = "maple"]
+    #[name = "Maple"]
+    Maple,
+    #[id = "pine"]
+    #[name = "Pine"]
+    Pine,
+    #[id = "abs"]
+    #[name = "ABS plastic"]
+    Abs,
+    #[id = "acrylic"]
+    #[name = "Acrylic"]
+    Acrylic,
+    #[id = "hard-rubber"]
+    #[name = "Hard rubber"]
+    HardRubber,
+    #[id = "soft-rubber"]
+    #[name = "Soft rubber"]
+    SoftRubber,
+}
+
+impl MaterialChoice {
+    fn material(self) -> &'static Material {
+        // The variants are the table's rows in order (checked in the tests).
+        &MATERIALS[(self as usize).min(MATERIALS.len() - 1)]
     }
 }
 
@@ -214,6 +305,21 @@ pub struct UrtoParams {
     pub guard: BoolParam,
     #[id = "hammer-mass"]
     pub hammer_mass_kg: FloatParam,
+    #[id = "striker"]
+    pub striker: EnumParam<StrikerChoice>,
+    #[id = "striker-material"]
+    pub striker_material: EnumParam<MaterialChoice>,
+    /// The ball's or mallet head's radius, the rod's length, the coin's radius, m.
+    #[id = "striker-size"]
+    pub striker_size_m: FloatParam,
+    /// The striker's own ringing in the mix (0: only the object).
+    #[id = "striker-level"]
+    pub striker_level: FloatParam,
+    #[id = "object-material"]
+    pub object_material: EnumParam<MaterialChoice>,
+    /// k, α and the restitution from the two materials (Hertz) instead of the raw knobs.
+    #[id = "contact-from-materials"]
+    pub contact_from_materials: BoolParam,
     #[id = "v-min"]
     pub v_min_m_per_s: FloatParam,
     #[id = "v-max"]
@@ -415,6 +521,21 @@ impl Default for UrtoParams {
             corrections: BoolParam::new("Exit correction", d.contact.exit_correction),
             guard: BoolParam::new("Energy guard", d.contact.guard),
             hammer_mass_kg: log_float("Hammer mass", d.hammer_mass_kg, 1e-4, 10.0, " kg"),
+            striker: EnumParam::new("Striker", StrikerChoice::PointMass),
+            striker_material: EnumParam::new("Striker material", MaterialChoice::Steel),
+            striker_size_m: float(
+                "Striker size",
+                d.striker.size_m,
+                skewed(0.001, 0.5, -1.5),
+                " m",
+                4,
+            ),
+            striker_level: float("Striker level", d.striker_level, linear(0.0, 1.0), "", 2),
+            object_material: EnumParam::new("Object material", MaterialChoice::Steel),
+            contact_from_materials: BoolParam::new(
+                "Contact from materials",
+                d.contact_from_materials,
+            ),
             v_min_m_per_s: float(
                 "Softest strike",
                 d.velocity.min_m_per_s,
@@ -625,7 +746,9 @@ impl UrtoParams {
         }
     }
 
-    /// The engine settings for the current parameter values and MIDI controllers.
+    /// The engine settings for the current parameter values and MIDI controllers, with the
+    /// striker's mass and (when asked) the contact derived from the materials
+    /// ([`Patch::resolved`]).
     pub fn patch(&self, controllers: &Controllers) -> Patch {
         let defaults = Patch::default();
         let v = |p: &FloatParam| f64::from(p.value());
@@ -652,6 +775,14 @@ impl UrtoParams {
                 },
             },
             hammer_mass_kg: pow10(&self.hammer_mass_kg),
+            striker: StrikerSpec {
+                kind: self.striker.value().kind(),
+                material: self.striker_material.value().material(),
+                size_m: v(&self.striker_size_m),
+            },
+            striker_level: v(&self.striker_level),
+            object_material: self.object_material.value().material(),
+            contact_from_materials: self.contact_from_materials.value(),
             object: ObjectSpec {
                 kind: self.object.value().kind(),
                 f0_hz: v(&self.fixed_f0_hz),
@@ -716,6 +847,7 @@ impl UrtoParams {
             },
             press_depth: v(&self.press_depth),
         }
+        .resolved()
     }
 }
 
@@ -754,7 +886,17 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, 101 * 50);
+        assert_eq!(checked, 101 * 56);
+    }
+
+    #[test]
+    fn material_choices_are_the_table_in_order() {
+        let ids = MaterialChoice::ids().unwrap_or(&[]);
+        assert_eq!(ids.len(), MATERIALS.len());
+        for (i, (id, material)) in ids.iter().zip(MATERIALS.iter()).enumerate() {
+            assert_eq!(*id, material.id);
+            assert_eq!(MaterialChoice::from_index(i).material().id, material.id);
+        }
     }
 
     #[test]

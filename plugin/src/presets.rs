@@ -2,8 +2,8 @@
 //! factory presets built into the plugin, user presets in the per-user data folder.
 
 use crate::params::{
-    DampingFromChoice, IntegratorChoice, LawChoice, LevelChoice, ModeChoice, ObjectChoice,
-    SpeedSourceChoice, UrtoParams,
+    DampingFromChoice, IntegratorChoice, LawChoice, LevelChoice, MaterialChoice, ModeChoice,
+    ObjectChoice, SpeedSourceChoice, StrikerChoice, UrtoParams,
 };
 use nice_plug::plugin::ParamValue;
 use nice_plug::prelude::*;
@@ -47,7 +47,7 @@ fn ids<E: Enum>() -> &'static [&'static str] {
 }
 
 /// Every parameter, by its preset name.
-fn keys() -> [Key; 50] {
+fn keys() -> [Key; 56] {
     let key = |name, id, kind| Key { name, id, kind };
     [
         key("stiffness_n_per_m_alpha", "k", Kind::Log10),
@@ -69,6 +69,24 @@ fn keys() -> [Key; 50] {
         key("exit_correction", "corrections", Kind::Bool),
         key("energy_guard", "guard", Kind::Bool),
         key("hammer_mass_kg", "hammer-mass", Kind::Log10),
+        key("striker", "striker", Kind::Enum(ids::<StrikerChoice>())),
+        key(
+            "striker_material",
+            "striker-material",
+            Kind::Enum(ids::<MaterialChoice>()),
+        ),
+        key("striker_size_m", "striker-size", Kind::Float),
+        key("striker_level", "striker-level", Kind::Float),
+        key(
+            "object_material",
+            "object-material",
+            Kind::Enum(ids::<MaterialChoice>()),
+        ),
+        key(
+            "contact_from_materials",
+            "contact-from-materials",
+            Kind::Bool,
+        ),
         key("softest_strike_m_per_s", "v-min", Kind::Float),
         key("hardest_strike_m_per_s", "v-max", Kind::Float),
         key("dynamic_range_db", "dynamic-range", Kind::Float),

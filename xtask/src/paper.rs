@@ -4,6 +4,7 @@ use anyhow::{bail, Result};
 use clap::Parser;
 use serde_json::json;
 use urto_dsp::analytic::Impact;
+use urto_dsp::body::{StrikerKind, StrikerSpec, MAX_STRIKER_MODES};
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::correct::{approx_error_pct, ApproxRange, Correction, ExitVelocity};
 use urto_dsp::impact::paper::{self, PrintedBounceTable, PrintedImpactTable};
@@ -12,7 +13,8 @@ use urto_dsp::impact::{
     ImpactReport, ObjectImpact,
 };
 use urto_dsp::integrate::Method;
-use urto_dsp::resonator::{ObjectKind, ObjectSpec};
+use urto_dsp::material::{by_id, effective_modulus_pa, hertz_stiffness, Material, MATERIALS};
+use urto_dsp::resonator::{Mode, ObjectKind, ObjectSpec};
 use urto_dsp::restitution::mu_for_restitution;
 
 /// One mass–wall impact as in the paper (start at x = 0, v = v_in on a sample).
@@ -58,6 +60,25 @@ pub struct ImpactArgs {
     /// Modal mass of the object in kg.
     #[arg(long, default_value_t = 0.1)]
     object_mass: f64,
+    /// A striker body (product engine): point-mass, ball, mallet, rod, coin. Its rigid mass
+    /// replaces --mass and its own modes ring.
+    #[arg(long)]
+    striker: Option<String>,
+    /// The striker's material (an id of the material table, e.g. steel, glass, hard-rubber).
+    #[arg(long, default_value = "steel")]
+    striker_material: String,
+    /// The striker's size, m: the ball's, mallet head's or coin's radius, the rod's length.
+    #[arg(
+        long = "striker-size-m",
+        alias = "striker-radius-m",
+        default_value_t = 0.01
+    )]
+    striker_size_m: f64,
+    /// The object's material: k and α become Hertz's for the two materials (the object flat at
+    /// the contact) and μ restitutes the pair's coefficient at --vin (eq. 6 inverted), replacing
+    /// --k, --alpha and --mu.
+    #[arg(long)]
+    object_material: Option<String>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -129,27 +150,86 @@ pub struct RestitutionArgs {
     json: bool,
 }
 
-pub fn impact(args: &ImpactArgs) -> Result<()> {
-    let r = match (args.engine.as_str(), args.object.as_str()) {
-        ("paper", "wall") | ("product", "wall") => {
-            simulate_impact(&args.impact()?, &args.discretization()?)
+/// The material with id `id`, or an error listing the table.
+fn material(id: &str) -> Result<&'static Material> {
+    by_id(id).ok_or_else(|| {
+        let ids: Vec<_> = MATERIALS.iter().map(|m| m.id).collect();
+        anyhow::anyhow!("unknown material {id}; one of {}", ids.join(", "))
+    })
+}
+
+impl ImpactArgs {
+    /// The striker body asked for, if any.
+    fn striker(&self) -> Result<Option<StrikerSpec>> {
+        let Some(name) = &self.striker else {
+            return Ok(None);
+        };
+        let Some(kind) = StrikerKind::from_name(name) else {
+            bail!("unknown --striker {name}")
+        };
+        if !(self.striker_size_m.is_finite() && self.striker_size_m > 0.0) {
+            bail!("--striker-size-m must be positive");
         }
+        Ok(Some(StrikerSpec {
+            kind,
+            material: material(&self.striker_material)?,
+            size_m: self.striker_size_m,
+        }))
+    }
+
+    /// The impact, with the striker's mass and the contact from the materials where asked.
+    fn resolved_impact(&self) -> Result<(Impact, Option<StrikerSpec>)> {
+        let mut impact = self.impact()?;
+        let striker = self.striker()?;
+        if let Some(striker) = &striker {
+            impact.mass_kg = striker.rigid_mass_kg(impact.mass_kg);
+        }
+        if let Some(id) = &self.object_material {
+            let object = material(id)?;
+            let striker_spec = striker.unwrap_or(StrikerSpec {
+                kind: StrikerKind::PointMass,
+                material: material(&self.striker_material)?,
+                size_m: self.striker_size_m,
+            });
+            let e_star = effective_modulus_pa(striker_spec.material, object);
+            impact.stiffness = hertz_stiffness(e_star, striker_spec.contact_radius_m());
+            impact.alpha = 1.5;
+            let e = striker_spec.material.restitution.min(object.restitution);
+            impact.mu_s_per_m = mu_for_restitution(e, impact.v_in_m_per_s);
+        }
+        Ok((impact, striker))
+    }
+}
+
+pub fn impact(args: &ImpactArgs) -> Result<()> {
+    let (impact, striker) = args.resolved_impact()?;
+    let d = args.discretization()?;
+    let r = match (args.engine.as_str(), args.object.as_str()) {
+        ("paper", "wall") if striker.is_none() => simulate_impact(&impact, &d),
+        ("paper", _) if striker.is_some() => {
+            bail!("the paper's engine strikes with a point mass; use --engine product for strikers")
+        }
+        ("product", "wall") if striker.is_none() => simulate_impact(&impact, &d),
         ("product", name) => {
-            let Some(kind) = ObjectKind::from_name(name) else {
-                bail!("unknown --object {name}")
+            // A wall is an object without modes.
+            let (kind, num_modes) = match name {
+                "wall" => (ObjectKind::FreeBar, 0),
+                _ => match ObjectKind::from_name(name) {
+                    Some(kind) => (kind, args.modes),
+                    None => bail!("unknown --object {name}"),
+                },
             };
-            let impact = args.impact()?;
-            let d = args.discretization()?;
             let object = ObjectSpec {
                 kind,
                 f0_hz: args.f0,
-                num_modes: args.modes,
+                num_modes,
                 ..ObjectSpec::marimba(args.f0)
             };
             simulate_object_impact(&ObjectImpact {
                 object,
                 object_mass_kg: args.object_mass,
                 hammer_mass_kg: impact.mass_kg,
+                striker,
                 law: HuntCrossley {
                     stiffness: impact.stiffness,
                     mu_s_per_m: impact.mu_s_per_m,
@@ -166,10 +246,27 @@ pub fn impact(args: &ImpactArgs) -> Result<()> {
         }
         (engine, _) => bail!("unknown --engine {engine}"),
     };
+    let mut value = report_json(&r);
+    let mut striker_modes = [Mode::SILENT; MAX_STRIKER_MODES];
+    let body = striker.map(|s| s.body(impact.mass_kg, &mut striker_modes));
+    let extra = json!({
+        "k_n_per_m_alpha": impact.stiffness,
+        "alpha": impact.alpha,
+        "mu_s_per_m": impact.mu_s_per_m,
+        "striker_mass_kg": impact.mass_kg,
+        "object_mass_kg": args.object_mass,
+        "striker_modes_hz": striker_modes[..body.map_or(0, |b| b.num_modes)]
+            .iter()
+            .map(|m| m.freq_hz)
+            .collect::<Vec<_>>(),
+    });
+    if let (Some(map), serde_json::Value::Object(extra)) = (value.as_object_mut(), extra) {
+        map.extend(extra);
+    }
     if args.json {
-        println!("{}", report_json(&r));
+        println!("{value}");
     } else {
-        println!("{}", serde_json::to_string_pretty(&report_json(&r))?);
+        println!("{}", serde_json::to_string_pretty(&value)?);
     }
     Ok(())
 }

@@ -569,38 +569,6 @@ impl ModalBank {
         0.5 * self.setup.mass_kg * sum.iter().sum::<f64>()
     }
 
-    /// Add each mode's vibration energy about its equilibrium under a constant force
-    /// `static_force_n` on the strike point, ½M(q̇ᵢ² + ω₀ᵢ²(qᵢ − φᵢF/(Mω₀ᵢ²))²) in J, to `sums`.
-    pub fn add_mode_energies(&self, sums: &mut [f64; MAX_MODES], static_force_n: f64) {
-        let t = &self.setup;
-        for i in 0..t.num_modes {
-            let q = self.q[i] - t.strike[i] * static_force_n / (t.mass_kg * t.omega0_sq[i]);
-            sums[i] += 0.5 * t.mass_kg * (self.p[i] * self.p[i] + t.omega0_sq[i] * q * q);
-        }
-    }
-
-    /// Mean square velocity (m²/s²) of the left and the right pickup once a stationary excitation
-    /// has gone on for good, from the modes' energies `energies_j` (J) `t_s` seconds after it
-    /// began. A damped mode driven by a stationary force gains energy as E∞·(1 − e^(−2σt)); a
-    /// mode of energy E has ⟨q̇²⟩ = E/M; distinct modes are uncorrelated over time, so the
-    /// pickups' mean squares add over the modes: Σ (ψᵢ ± sᵢ)²·E∞ᵢ/M. The growth is taken as at
-    /// least 5% (a mode with T60 beyond ~40 t is extrapolated no more than 13 dB).
-    pub fn steady_pickup_mean_squares(
-        &self,
-        energies_j: &[f64; MAX_MODES],
-        t_s: f64,
-    ) -> (f64, f64) {
-        let t = &self.setup;
-        let (mut left, mut right) = (0.0, 0.0);
-        for i in 0..t.num_modes {
-            let growth = (1.0 - (-2.0 * t.sigma[i] * t_s).exp()).max(0.05);
-            let velocity_sq = energies_j[i] / growth / t.mass_kg;
-            left += (t.pickup[i] + t.side[i]).powi(2) * velocity_sq;
-            right += (t.pickup[i] - t.side[i]).powi(2) * velocity_sq;
-        }
-        (left, right)
-    }
-
     /// Bound in metres on how far the strike point can ever move with the present energy E and no
     /// force: |Σ φᵢqᵢ| ≤ √(2E/M · Σ φᵢ²/ω₀ᵢ²) by Cauchy–Schwarz, since Mω₀ᵢ²qᵢ²/2 ≤ Eᵢ.
     pub fn max_excursion_m(&self) -> f64 {

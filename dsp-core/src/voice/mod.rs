@@ -1,8 +1,10 @@
 //! Voices and the fixed-capacity polyphonic engine: note events and per-note expression in, audio out.
 
+use crate::body::{StrikerKind, StrikerSpec};
 use crate::contact::HuntCrossley;
 use crate::integrate::Method;
 use crate::interaction::{ContactPrep, ContactSetup, ContactTrace, Damping, Gravity, Hammer};
+use crate::material::{effective_modulus_pa, hertz_stiffness, Material, MATERIALS};
 use crate::resonator::{BankSetup, ModalBank, ObjectSpec};
 use crate::roll::{RollSettings, Rolling, Track};
 use expression::Follower;
@@ -164,7 +166,19 @@ pub enum Level {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Patch {
     pub contact: ContactSetup,
+    /// The striker's mass when it is a point mass; the rigid mass of any other striker follows
+    /// from its material and size ([`Patch::resolved`]).
     pub hammer_mass_kg: f64,
+    /// What strikes the object: a point mass, or a body with modes of its own that ring too.
+    pub striker: StrikerSpec,
+    /// The striker's own ringing mixed into the output: its pickup velocity times this is added
+    /// to the object's (0: only the object is heard).
+    pub striker_level: f64,
+    /// What the object is made of: with `contact_from_materials`, the contact's stiffness and
+    /// restitution follow from it and the striker's material.
+    pub object_material: &'static Material,
+    /// Derive the contact from the materials ([`Patch::resolved`]) rather than the raw k, α, μ.
+    pub contact_from_materials: bool,
     /// The object struck by new notes; `f0_hz` is replaced by the note's fundamental.
     pub object: ObjectSpec,
     /// Modal mass of the object in kg.
@@ -203,6 +217,14 @@ impl Default for Patch {
                 restitution: None,
             },
             hammer_mass_kg: 0.01,
+            striker: StrikerSpec {
+                kind: StrikerKind::PointMass,
+                material: &MATERIALS[0],
+                size_m: 0.01,
+            },
+            striker_level: 0.5,
+            object_material: &MATERIALS[0],
+            contact_from_materials: false,
             object: ObjectSpec::marimba(440.0),
             object_mass_kg: 0.1,
             tuning: Tuning {
@@ -243,6 +265,37 @@ impl Default for Patch {
             },
             press_depth: 3.0,
         }
+    }
+}
+
+impl Patch {
+    /// The patch as the engine plays it: a striker other than a point mass has the rigid mass its
+    /// material and size give at its contact point; with `contact_from_materials` the contact
+    /// is Hertz's between the striker's and the object's materials, k = (4/3)·E*·√R*, α = 3/2,
+    /// with the object flat where it is struck (R* the striker's radius of curvature there), and
+    /// each contact's damping restitutes the pair's coefficient e (eq. 6 inverted at the
+    /// contact's own speed), the smaller of the two materials' typical ones. Cheap: once per
+    /// block.
+    pub fn resolved(&self) -> Patch {
+        let mut patch = *self;
+        let striker = &self.striker;
+        patch.hammer_mass_kg = striker.rigid_mass_kg(self.hammer_mass_kg);
+        if self.contact_from_materials {
+            let e_star = effective_modulus_pa(striker.material, self.object_material);
+            patch.contact.law = HuntCrossley {
+                stiffness: hertz_stiffness(e_star, striker.contact_radius_m()),
+                mu_s_per_m: 0.0,
+                alpha: 1.5,
+            };
+            patch.contact.damping = Damping::HuntCrossley;
+            patch.contact.restitution = Some(
+                striker
+                    .material
+                    .restitution
+                    .min(self.object_material.restitution),
+            );
+        }
+        patch
     }
 }
 
@@ -317,13 +370,14 @@ impl Voice {
         }
     }
 
-    /// Start a note with `expression`: load `object` into the bank (a new note; `None` strikes
-    /// the object where it rings) and strike, drop or place the hammer as `patch.mode` says.
+    /// Start a note with `expression`: load the object's and the striker's modes `bodies` into
+    /// the banks (a new note; `None` strikes the object where it rings) and strike, drop or place
+    /// the hammer as `patch.mode` says.
     #[allow(clippy::too_many_arguments)]
     fn start(
         &mut self,
         patch: &Patch,
-        object: Option<&BankSetup>,
+        bodies: Option<(&BankSetup, &BankSetup)>,
         contact: &ContactPrep,
         strike: Strike,
         expression: &Expression,
@@ -331,8 +385,9 @@ impl Voice {
         dt_s: f64,
     ) {
         // A new object is at rest and unloaded; one struck again keeps whatever rests on it.
-        let held_n = if let Some(object) = object {
+        let held_n = if let Some((object, striker)) = bodies {
             self.bank.load(object);
+            self.hammer.load_striker(striker);
             self.tuned_ratio = 1.0;
             self.peak_energy_j = 0.0;
             self.input_energy_j = 0.0;
@@ -363,6 +418,7 @@ impl Voice {
         self.held_press_n = 0.0;
         let hammer = &mut self.hammer;
         hammer.set_prepared(contact);
+        hammer.set_striker_level(patch.striker_level);
         hammer.set_stiffness_scale(expression.stiffness_scale());
         hammer.set_track_acceleration(self.press.now);
         match patch.mode {
@@ -917,12 +973,12 @@ impl Engine {
         let dt_s = 1.0 / self.sample_rate_hz;
         let voice = &mut self.voices[index];
         voice.hammer.set_tracing(true);
-        let object = if sounding.is_none() {
-            Some(key.bank)
+        let bodies = if sounding.is_none() {
+            Some((key.bank, key.striker))
         } else {
             None
         };
-        voice.start(patch, object, key.contact, strike, expression, seed, dt_s);
+        voice.start(patch, bodies, key.contact, strike, expression, seed, dt_s);
         voice.note = note;
         voice.started_at = self.samples_rendered;
     }

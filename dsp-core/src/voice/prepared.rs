@@ -19,12 +19,12 @@ pub const REFERENCE_PEAK_DBFS: f64 = -9.0;
 /// Length of a reference strike or bounce, s: a strike peaks within the first periods of its
 /// lowest modes, and 50 ms holds three periods down to 60 Hz.
 const REFERENCE_STRIKE_S: f64 = 0.05;
-/// A reference roll: the first part (the ball speeding up) is skipped, the rest measured, s.
-/// Measured over 0.3 s, a long-ringing object's roll (the free bar's) went on building up beyond
-/// what the modes' growth extrapolates, and sounded 3–4 dB above the calibrated level over its
-/// first two seconds; over 0.9 s it lies within 2 dB.
+/// A reference roll: the first part (the ball speeding up) is skipped, the rest measured, s: the
+/// level a rolling note is heard at over its first two seconds. (Extrapolating the modes'
+/// growth from a shorter window missed a long-ringing object's build-up by 3–4 dB, and an
+/// out-of-round wheel's thumps, one per turn, need turns to average over.)
 const REFERENCE_ROLL_SETTLE_S: f64 = 0.1;
-const REFERENCE_ROLL_S: f64 = 0.9;
+const REFERENCE_ROLL_S: f64 = 1.9;
 /// The rolling tracks (seeds) a reference roll is measured on: one track's level over a fraction
 /// of a second is a random draw, ±2–3 dB about the mean.
 const REFERENCE_ROLL_SEEDS: [u64; 4] = [1, 2, 3, 4];
@@ -143,6 +143,8 @@ impl Calibration {
 /// Everything a note-on reads for one key.
 pub(super) struct KeyPrep<'a> {
     pub bank: &'a BankSetup,
+    /// The striker's own modes.
+    pub striker: &'a BankSetup,
     pub contact: &'a ContactPrep,
 }
 
@@ -161,14 +163,15 @@ pub struct Prepared {
     calibration: Calibration,
     ready: [bool; NUM_KEYS],
     banks: Vec<BankSetup>,
+    /// The striker's own modes (none for a point mass).
+    striker: BankSetup,
     modes: Box<[Mode; MAX_MODES]>,
     /// The voice that renders the reference notes, and its buffers.
     reference: Voice,
     left: Vec<f32>,
     right: Vec<f32>,
     scratch: Scratch,
-    /// A reference roll's mean mode energies (J), and the steady mean square they give (m²/s²).
-    energies: [f64; MAX_MODES],
+    /// A reference roll's mean square on the louder channel, m²/s².
     steady_mean_square: f64,
 }
 
@@ -201,12 +204,12 @@ impl Prepared {
             banks: (0..NUM_KEYS)
                 .map(|_| BankSetup::new(patch.object_mass_kg))
                 .collect(),
+            striker: BankSetup::new(patch.hammer_mass_kg),
             modes: Box::new([Mode::SILENT; MAX_MODES]),
             reference: Voice::new(&patch),
             left: vec![0.0; MAX_CHUNK],
             right: vec![0.0; MAX_CHUNK],
             scratch: Scratch::new(),
-            energies: [0.0; MAX_MODES],
             steady_mean_square: 0.0,
         })
     }
@@ -253,6 +256,7 @@ impl Prepared {
     pub(super) fn key(&self, note: u8) -> KeyPrep<'_> {
         KeyPrep {
             bank: &self.banks[usize::from(note) % NUM_KEYS],
+            striker: &self.striker,
             contact: &self.contact,
         }
     }
@@ -263,6 +267,14 @@ impl Prepared {
         self.patch = Some(preparation_key(patch));
         self.ready = [false; NUM_KEYS];
         self.contact.update(&patch.contact);
+        let striker = patch
+            .striker
+            .body(patch.hammer_mass_kg, &mut self.modes[..]);
+        self.striker.set(
+            &self.modes[..striker.num_modes],
+            striker.modal_mass_kg,
+            self.sample_rate_hz,
+        );
         self.calibration = self.calibrate(patch);
     }
 
@@ -317,10 +329,9 @@ impl Prepared {
 
     /// Peak pickup velocity (m/s) of the reference note, on the louder channel: struck at `v_in`
     /// over [`REFERENCE_STRIKE_S`] (a bounce: thrown at `v_in` from the object's surface, so its
-    /// first impacts are the real ones), or rolling: [`ROLL_CREST`] times the steady RMS that the
-    /// modes' energies over [`REFERENCE_ROLL_S`] after [`REFERENCE_ROLL_SETTLE_S`] extrapolate to
-    /// (see [`crate::resonator::ModalBank::steady_pickup_mean_squares`]: a long-ringing object is still filling up
-    /// after a fraction of a second), averaged over [`REFERENCE_ROLL_SEEDS`].
+    /// first impacts are the real ones), or rolling: [`ROLL_CREST`] times the RMS over
+    /// [`REFERENCE_ROLL_S`] after [`REFERENCE_ROLL_SETTLE_S`], in power averaged over
+    /// [`REFERENCE_ROLL_SEEDS`].
     fn reference_peak(&mut self, patch: &Patch, v_in_m_per_s: f64) -> f64 {
         let reference = Patch {
             gain: 1.0,
@@ -339,41 +350,38 @@ impl Prepared {
         }
         let skip = (REFERENCE_ROLL_SETTLE_S * fs).ceil() as usize;
         let samples = skip + (REFERENCE_ROLL_S * fs).ceil() as usize;
-        let weight_n = patch.hammer_mass_kg * patch.bounce.gravity.accel_m_per_s2.max(0.0);
         let mut mean_square = 0.0;
         for &seed in &REFERENCE_ROLL_SEEDS {
-            self.energies = [0.0; MAX_MODES];
-            self.render_reference(&reference, strike, seed, samples, Some((skip, weight_n)));
+            self.render_reference(&reference, strike, seed, samples, Some(skip));
             mean_square += self.steady_mean_square;
         }
         ROLL_CREST * (mean_square / REFERENCE_ROLL_SEEDS.len() as f64).sqrt()
     }
 
     /// Render the reference note of `patch` for `samples` samples at unit gain and return the
-    /// peak of the louder channel (m/s). With `steady = Some((skip, weight))`, also average the
-    /// modes' energies (about their equilibrium under the ball's weight) from sample `skip` on, at
-    /// every decision point, and leave the louder pickup's steady mean square in
-    /// `steady_mean_square`.
+    /// peak of the louder channel (m/s). With `steady = Some(skip)`, also leave the louder
+    /// channel's mean square from sample `skip` on in `steady_mean_square` (m²/s²).
     fn render_reference(
         &mut self,
         patch: &Patch,
         strike: Strike,
         seed: u64,
         samples: usize,
-        steady: Option<(usize, f64)>,
+        steady: Option<usize>,
     ) -> f64 {
         let bank = &self.banks[usize::from(REFERENCE_NOTE)];
         let dt_s = 1.0 / self.sample_rate_hz;
         self.reference.start(
             patch,
-            Some(bank),
+            Some((bank, &self.striker)),
             &self.contact,
             strike,
             &Expression::NEUTRAL,
             seed,
             dt_s,
         );
-        let (mut peak, mut done, mut averaged) = (0.0f64, 0, 0usize);
+        let (mut peak, mut done) = (0.0f64, 0);
+        let mut sums = [0.0f64; 2];
         while done < samples && self.reference.active {
             let len = (samples - done).min(MAX_CHUNK);
             let (left, right) = (&mut self.left[..len], &mut self.right[..len]);
@@ -386,27 +394,20 @@ impl Prepared {
                 .iter()
                 .chain(&self.right[..len])
                 .fold(peak, |p, y| p.max(f64::from(y.abs())));
-            done += len;
-            if let Some((skip, weight_n)) = steady {
-                if done > skip {
-                    self.reference
-                        .bank
-                        .add_mode_energies(&mut self.energies, weight_n);
-                    averaged += 1;
+            if let Some(skip) = steady {
+                let from = skip.saturating_sub(done).min(len);
+                for (sum, channel) in sums.iter_mut().zip([&self.left, &self.right]) {
+                    *sum += channel[from..len]
+                        .iter()
+                        .map(|y| f64::from(*y).powi(2))
+                        .sum::<f64>();
                 }
             }
+            done += len;
         }
-        if let Some((skip, _)) = steady {
-            for e in self.energies.iter_mut() {
-                *e /= averaged.max(1) as f64;
-            }
-            // The energies' mean stands for the middle of the window, counted from the note-on.
-            let t_s = 0.5 * (skip + samples) as f64 * dt_s;
-            let (left, right) = self
-                .reference
-                .bank
-                .steady_pickup_mean_squares(&self.energies, t_s);
-            self.steady_mean_square = left.max(right);
+        if let Some(skip) = steady {
+            let heard = samples.saturating_sub(skip).max(1) as f64;
+            self.steady_mean_square = sums[0].max(sums[1]) / heard;
         }
         self.reference.silence();
         peak

@@ -1,0 +1,325 @@
+//! Strikers as modal bodies: a ball, a mallet, a rod or spoon end, a coin edge or a point mass, with the mass the contact sees, their own modes and the radius they touch with, from material and size.
+//!
+//! A free body struck at a point moves as a rigid body and vibrates in its free modes. The rigid
+//! part is the hammer's mass: the body's effective mass at the contact point along the strike
+//! axis, 1/m_eff = Σ over the rigid modes of (shape at the point)²/mass (translation, and the
+//! rotations a blow off the centre of mass sets going). The free modes are a modal bank whose
+//! shapes are normalised to the bank's modal mass (∫ρ·φ²dV = M_bank), so its receptance at the
+//! contact point is Σ φᵢ²/(M_bank·(ωᵢ² − ω²)).
+
+pub mod sphere;
+
+use crate::material::{
+    free_bar_fundamental_hz, sphere_mass_kg, t60_from_loss_factor_s, Material, MATERIALS,
+};
+use crate::resonator::{object_modes, Mode, ObjectKind, ObjectSpec, MAX_MODES};
+use std::f64::consts::PI;
+
+/// Most modes a striker has.
+pub const MAX_STRIKER_MODES: usize = 16;
+
+/// A mallet's stick: maple, 0.35 m long, a square section of 9 mm.
+const MALLET_STICK_LENGTH_M: f64 = 0.35;
+const MALLET_STICK_THICKNESS_M: f64 = 0.009;
+/// A rod's (or spoon handle's) section: thickness and width per metre of length (a 15 cm spoon:
+/// 3 × 9 mm).
+const ROD_THICKNESS_PER_LENGTH: f64 = 1.0 / 50.0;
+const ROD_WIDTH_PER_THICKNESS: f64 = 3.0;
+/// A coin's thickness per metre of radius (a 24 mm coin is 1.75 mm thick).
+const COIN_THICKNESS_PER_RADIUS: f64 = 0.144;
+/// (λ₀₂)² of a free circular plate's lowest mode (two nodal diameters) for ν ≈ 0.3: ω =
+/// λ²/a²·√(D/(ρh)) (Leissa, *Vibration of Plates*, NASA SP-160, 1969, Table 2.4: 5.253 at ν = 0.33,
+/// 5.26 at 0.3).
+const FREE_PLATE_LAMBDA_SQ: f64 = 5.26;
+
+/// What strikes the object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StrikerKind {
+    /// A point mass (the mass knob): no modes, no size.
+    PointMass,
+    /// A solid ball of radius `size_m`: its lowest spheroidal modes (Lamb).
+    Ball,
+    /// A ball head of radius `size_m` on a maple stick: the head's modes, the stick's bending
+    /// modes as its end feels them, and a quarter of the stick's mass on the head.
+    Mallet,
+    /// The end of a rod or spoon handle of length `size_m`, hitting across: a free–free bar.
+    Rod,
+    /// The rim of a coin of radius `size_m`, hitting across its face: a free circular plate.
+    Coin,
+}
+
+impl StrikerKind {
+    pub const ALL: [StrikerKind; 5] = [
+        StrikerKind::PointMass,
+        StrikerKind::Ball,
+        StrikerKind::Mallet,
+        StrikerKind::Rod,
+        StrikerKind::Coin,
+    ];
+
+    /// Lower-case name as used on command lines and in presets.
+    pub fn name(self) -> &'static str {
+        match self {
+            StrikerKind::PointMass => "point-mass",
+            StrikerKind::Ball => "ball",
+            StrikerKind::Mallet => "mallet",
+            StrikerKind::Rod => "rod",
+            StrikerKind::Coin => "coin",
+        }
+    }
+
+    /// The kind named `name` (see [`StrikerKind::name`]).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// A striker as the user describes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StrikerSpec {
+    pub kind: StrikerKind,
+    pub material: &'static Material,
+    /// The ball's or the mallet head's radius, the rod's length, the coin's radius, m.
+    pub size_m: f64,
+}
+
+/// A striker as the contact sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StrikerBody {
+    /// The striker's rigid effective mass at its contact point along the strike axis, kg.
+    pub rigid_mass_kg: f64,
+    /// The modal mass of its modes' bank, kg (their shapes are normalised to it).
+    pub modal_mass_kg: f64,
+    /// Radius of curvature of its surface at the contact, m (for Hertz's law).
+    pub contact_radius_m: f64,
+    /// Modes written to the output slice.
+    pub num_modes: usize,
+}
+
+impl StrikerSpec {
+    fn size(&self) -> f64 {
+        self.size_m.max(1e-4)
+    }
+
+    /// A rod's section (thickness, width) and a coin's thickness, m.
+    fn rod_section_m(&self) -> (f64, f64) {
+        let thickness_m = self.size() * ROD_THICKNESS_PER_LENGTH;
+        (thickness_m, thickness_m * ROD_WIDTH_PER_THICKNESS)
+    }
+
+    fn coin_thickness_m(&self) -> f64 {
+        self.size() * COIN_THICKNESS_PER_RADIUS
+    }
+
+    /// The mallet's stick's mass, kg.
+    fn stick_mass_kg() -> f64 {
+        MATERIALS[MAPLE].density_kg_per_m3
+            * MALLET_STICK_LENGTH_M
+            * MALLET_STICK_THICKNESS_M
+            * MALLET_STICK_THICKNESS_M
+    }
+
+    /// The mass of the part that carries the striker's modes (the mallet's head), kg; a point
+    /// mass is `point_mass_kg`.
+    fn body_mass_kg(&self, point_mass_kg: f64) -> f64 {
+        let (size_m, rho) = (self.size(), self.material.density_kg_per_m3);
+        match self.kind {
+            StrikerKind::PointMass => point_mass_kg,
+            StrikerKind::Ball | StrikerKind::Mallet => sphere_mass_kg(self.material, size_m),
+            StrikerKind::Rod => {
+                let (thickness_m, width_m) = self.rod_section_m();
+                rho * size_m * thickness_m * width_m
+            }
+            StrikerKind::Coin => rho * PI * size_m * size_m * self.coin_thickness_m(),
+        }
+    }
+
+    /// The striker's rigid effective mass at its contact point along the strike axis, kg
+    /// (1/m_eff = Σ rigid shapes²/mass): a ball's whole mass; a mallet's head and a quarter of its
+    /// stick (the stick's end, free); a rod struck across at its end M/4 (translation 1/M plus
+    /// rotation about its centre (L/2)²/(M·L²/12) = 3/M); a coin struck across at its rim M/5
+    /// (rotation about a diameter a²/(M·a²/4) = 4/M); a point mass `point_mass_kg`.
+    pub fn rigid_mass_kg(&self, point_mass_kg: f64) -> f64 {
+        let mass_kg = self.body_mass_kg(point_mass_kg);
+        match self.kind {
+            StrikerKind::PointMass | StrikerKind::Ball => mass_kg,
+            StrikerKind::Mallet => mass_kg + Self::stick_mass_kg() / 4.0,
+            StrikerKind::Rod => mass_kg / 4.0,
+            StrikerKind::Coin => mass_kg / 5.0,
+        }
+    }
+
+    /// Radius of curvature of the striker's surface where it touches, m: the ball's or head's
+    /// radius (a point mass counts as a ball of `size_m`), the rod's end rounded across its width,
+    /// the coin's rim rounded across its thickness.
+    pub fn contact_radius_m(&self) -> f64 {
+        match self.kind {
+            StrikerKind::PointMass | StrikerKind::Ball | StrikerKind::Mallet => self.size(),
+            StrikerKind::Rod => 0.5 * self.rod_section_m().1,
+            StrikerKind::Coin => 0.5 * self.coin_thickness_m(),
+        }
+    }
+
+    /// The striker's body: its lowest modes (at most `out.len()` and [`MAX_STRIKER_MODES`])
+    /// written to `out`, their decay from the material's loss factor (T60 = 2.2/(η·f)) and their
+    /// pickup at the contact point, and their bank's modal mass. A point mass (of
+    /// `point_mass_kg`) has no modes.
+    pub fn body(&self, point_mass_kg: f64, out: &mut [Mode]) -> StrikerBody {
+        let (size_m, material) = (self.size(), self.material);
+        let limit = out.len().min(MAX_STRIKER_MODES);
+        let out = &mut out[..limit];
+        let modal_mass_kg = self.body_mass_kg(point_mass_kg);
+        let num_modes = match self.kind {
+            StrikerKind::PointMass => 0,
+            StrikerKind::Ball => ball_modes(material, size_m, 1.0, out),
+            StrikerKind::Mallet => {
+                // Both parts' modes in one bank of the head's mass: a part of mass m enters with
+                // its shapes scaled by √(M_bank/m).
+                let head = ball_modes(material, size_m, 1.0, out);
+                let stick_scale = (modal_mass_kg / Self::stick_mass_kg()).sqrt();
+                let stick = bar_modes(
+                    &MATERIALS[MAPLE],
+                    MALLET_STICK_LENGTH_M,
+                    MALLET_STICK_THICKNESS_M,
+                    stick_scale,
+                    &mut out[head..],
+                );
+                sort_by_frequency(out, head + stick)
+            }
+            StrikerKind::Rod => bar_modes(material, size_m, self.rod_section_m().0, 1.0, out),
+            StrikerKind::Coin => coin_modes(material, size_m, self.coin_thickness_m(), out),
+        };
+        StrikerBody {
+            rigid_mass_kg: self.rigid_mass_kg(point_mass_kg),
+            modal_mass_kg,
+            contact_radius_m: self.contact_radius_m(),
+            num_modes,
+        }
+    }
+}
+
+/// Index of maple in [`MATERIALS`].
+const MAPLE: usize = 9;
+
+/// The lowest spheroidal modes of a sphere of `radius_m` in `material` struck radially (see
+/// [`sphere::sphere_modes`]): f = ξ·c_s/(2π·R), c_s = √(E/(2(1+ν)ρ)); shapes times `scale`.
+fn ball_modes(material: &Material, radius_m: f64, scale: f64, out: &mut [Mode]) -> usize {
+    let mut sphere = [sphere::SphereMode {
+        degree: 0,
+        xi: 0.0,
+        pole_shape: 0.0,
+    }; sphere::MAX_SPHERE_MODES];
+    let n = sphere::sphere_modes(material.poisson_ratio, &mut sphere).min(out.len());
+    let shear_modulus_pa = material.youngs_modulus_pa / (2.0 * (1.0 + material.poisson_ratio));
+    let c_s = (shear_modulus_pa / material.density_kg_per_m3).sqrt();
+    for (mode, s) in out.iter_mut().zip(&sphere[..n]) {
+        let freq_hz = s.xi * c_s / (2.0 * PI * radius_m);
+        let shape = scale * s.pole_shape;
+        *mode = Mode {
+            freq_hz,
+            t60_s: t60_from_loss_factor_s(material.loss_factor, freq_hz),
+            strike_shape: shape,
+            pickup_shape: shape,
+            side_shape: 0.0,
+        };
+    }
+    n
+}
+
+/// A free–free bar of `length_m` and `thickness_m` in `material` struck across at one end: the
+/// bar's table modes (Euler–Bernoulli), whose shapes, 1 at the ends in the table, are 2 there
+/// once normalised to the bar's mass (∫φ²dx = L); times `scale`.
+fn bar_modes(
+    material: &Material,
+    length_m: f64,
+    thickness_m: f64,
+    scale: f64,
+    out: &mut [Mode],
+) -> usize {
+    let f0_hz = free_bar_fundamental_hz(material, length_m, thickness_m);
+    let spec = ObjectSpec {
+        kind: ObjectKind::FreeBar,
+        f0_hz,
+        num_modes: out.len(),
+        // T60 ∝ 1/f: the slope ½ of the table's law t60/r^(2·slope).
+        t60_s: t60_from_loss_factor_s(material.loss_factor, f0_hz),
+        damping_slope: 0.5,
+        stretch: 0.0,
+        strike_position: 0.0,
+        pickup_position: 0.0,
+        right_pickup_position: 0.0,
+    };
+    let mut table = [Mode::SILENT; MAX_MODES];
+    let n = object_modes(&spec, &mut table).min(out.len());
+    for (mode, from) in out.iter_mut().zip(&table[..n]) {
+        *mode = Mode {
+            strike_shape: 2.0 * scale * from.strike_shape,
+            pickup_shape: 2.0 * scale * from.pickup_shape,
+            side_shape: 0.0,
+            ..*from
+        };
+    }
+    n
+}
+
+/// A coin, a free circular plate of radius `radius_m` and `thickness_m` in `material`, struck
+/// across at its rim. Its lowest flexural mode (two nodal diameters) is at ω = λ²/a²·√(D/(ρh)),
+/// D = E·h³/(12(1−ν²)); the modes (m nodal diameters, n nodal circles) above it follow Chladni's
+/// law f ∝ (m + 2n)² with shapes J_m(κr/a)·cos(mθ), κ = (m + 2n)·π/2, as the object table's plate
+/// does (Rossing, Am. J. Phys. 50, 1982: a rough law for the lowest modes, which it puts closer
+/// together than a real free plate). Each shape is normalised to the coin's mass over the disc,
+/// ∫∫φ²dA = πa², with ∫₀¹J_m(κρ)²ρdρ = ½·[J_m′(κ)² + (1 − m²/κ²)·J_m(κ)²], and read at the rim.
+fn coin_modes(material: &Material, radius_m: f64, thickness_m: f64, out: &mut [Mode]) -> usize {
+    let nu = material.poisson_ratio;
+    let rigidity = material.youngs_modulus_pa * thickness_m.powi(3) / (12.0 * (1.0 - nu * nu));
+    let omega = FREE_PLATE_LAMBDA_SQ / (radius_m * radius_m)
+        * (rigidity / (material.density_kg_per_m3 * thickness_m)).sqrt();
+    let f0_hz = omega / (2.0 * PI);
+    let mut count = 0;
+    // Orders m + 2n = 2, 3, 4, … in ascending frequency; the rigid motions (orders 0 and 1) are
+    // the hammer's mass.
+    for order in 2..=2 * out.len() {
+        for circles in 0..=order / 2 {
+            if count == out.len() {
+                return count;
+            }
+            let m = (order - 2 * circles) as i32;
+            let kappa = order as f64 * PI / 2.0;
+            let rim = libm::jn(m, kappa);
+            let slope = if m == 0 {
+                -libm::jn(1, kappa)
+            } else {
+                libm::jn(m - 1, kappa) - f64::from(m) / kappa * rim
+            };
+            let radial =
+                0.5 * (slope * slope + (1.0 - f64::from(m * m) / (kappa * kappa)) * rim * rim);
+            let angular = if m == 0 { 2.0 } else { 1.0 };
+            let shape = rim / (angular * radial).sqrt();
+            let freq_hz = f0_hz * (order as f64 / 2.0).powi(2);
+            out[count] = Mode {
+                freq_hz,
+                t60_s: t60_from_loss_factor_s(material.loss_factor, freq_hz),
+                strike_shape: shape,
+                pickup_shape: shape,
+                side_shape: 0.0,
+            };
+            count += 1;
+        }
+    }
+    count
+}
+
+/// Sort the first `n` modes by frequency (insertion sort: a few dozen at most); returns `n`.
+fn sort_by_frequency(modes: &mut [Mode], n: usize) -> usize {
+    for i in 1..n {
+        let mut j = i;
+        while j > 0 && modes[j - 1].freq_hz > modes[j].freq_hz {
+            modes.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests;

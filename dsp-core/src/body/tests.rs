@@ -1,0 +1,141 @@
+//! Strikers against textbook closed forms: masses, the free bar's and the free plate's modes and
+//! their mass normalisation, Hertz's stiffness of a ball.
+
+use super::*;
+use crate::material::by_id;
+
+fn material(id: &str) -> &'static Material {
+    by_id(id).expect("material in the table")
+}
+
+fn modes_of(spec: &StrikerSpec) -> (StrikerBody, Vec<Mode>) {
+    let mut out = [Mode::SILENT; MAX_STRIKER_MODES];
+    let body = spec.body(0.01, &mut out);
+    (body, out[..body.num_modes].to_vec())
+}
+
+#[test]
+fn the_mallet_stick_is_maple() {
+    assert_eq!(MATERIALS[MAPLE].id, "maple");
+}
+
+#[test]
+fn a_spoon_is_a_free_bar_struck_at_its_end() {
+    // A steel rod 15 cm long, 3 × 9 mm: mass ρ·L·w·h, a quarter of it at the end; fundamental
+    // (β₁L)²/(2πL²)·(h/√12)·√(E/ρ) with β₁L = 4.73004 (Blevins, Formulas for Natural Frequency
+    // and Mode Shape, Table 8-1); mass-normalised free–free shapes are 2 at the ends (ibid.).
+    let steel = material("steel");
+    let spec = StrikerSpec {
+        kind: StrikerKind::Rod,
+        material: steel,
+        size_m: 0.15,
+    };
+    let (body, modes) = modes_of(&spec);
+    let mass = steel.density_kg_per_m3 * 0.15 * 0.003 * 0.009;
+    assert!((body.modal_mass_kg / mass - 1.0).abs() < 1e-12);
+    assert!((body.rigid_mass_kg / (mass / 4.0) - 1.0).abs() < 1e-12);
+    let f1 = 4.73004f64.powi(2) / (std::f64::consts::TAU * 0.15 * 0.15)
+        * (0.003 / 12f64.sqrt())
+        * (steel.youngs_modulus_pa / steel.density_kg_per_m3).sqrt();
+    assert!(
+        (modes[0].freq_hz / f1 - 1.0).abs() < 1e-4,
+        "{} vs {f1}",
+        modes[0].freq_hz
+    );
+    for mode in &modes {
+        assert!((mode.strike_shape.abs() - 2.0).abs() < 1e-6, "{mode:?}");
+        assert_eq!(mode.strike_shape, mode.pickup_shape);
+    }
+    // Overtones of the free bar: (β_nL/β₁L)² = 2.757, 5.404 (ibid.).
+    assert!((modes[1].freq_hz / modes[0].freq_hz - 2.7565).abs() < 1e-3);
+    assert!((modes[2].freq_hz / modes[0].freq_hz - 5.4039).abs() < 1e-3);
+    // The loss factor's decay, T60 = ln(1000)/(π·η·f).
+    let t60 = 1000f64.ln() / (std::f64::consts::PI * steel.loss_factor * modes[0].freq_hz);
+    assert!((modes[0].t60_s / t60 - 1.0).abs() < 1e-9);
+}
+
+#[test]
+fn a_coin_has_mass_normalised_plate_modes() {
+    // A brass coin of 12 mm radius, 1.73 mm thick. Its lowest mode from the free plate's
+    // λ² = 5.26 (Leissa, NASA SP-160, Table 2.4), D = E·h³/(12(1 − ν²)).
+    let brass = material("brass");
+    let spec = StrikerSpec {
+        kind: StrikerKind::Coin,
+        material: brass,
+        size_m: 0.012,
+    };
+    let (body, modes) = modes_of(&spec);
+    let h = 0.012 * 0.144;
+    let mass = brass.density_kg_per_m3 * std::f64::consts::PI * 0.012 * 0.012 * h;
+    assert!((body.modal_mass_kg / mass - 1.0).abs() < 1e-12);
+    assert!((body.rigid_mass_kg / (mass / 5.0) - 1.0).abs() < 1e-12);
+    let nu = brass.poisson_ratio;
+    let d = brass.youngs_modulus_pa * h.powi(3) / (12.0 * (1.0 - nu * nu));
+    let f1 =
+        5.26 / (0.012 * 0.012) * (d / (brass.density_kg_per_m3 * h)).sqrt() / std::f64::consts::TAU;
+    assert!((modes[0].freq_hz / f1 - 1.0).abs() < 1e-9);
+    assert_eq!(modes.len(), MAX_STRIKER_MODES);
+    // Each shape J_m(κr)·cos(mθ), normalised so that its mean square over the disc is 1, read at
+    // the rim: checked by quadrature of the unnormalised shape over the disc.
+    let mut orders =
+        (2..).flat_map(|order: usize| (0..=order / 2).map(move |c| (order, order - 2 * c)));
+    for mode in &modes {
+        let (order, m) = orders.next().unwrap_or_default();
+        let kappa = order as f64 * std::f64::consts::PI / 2.0;
+        let m = m as i32;
+        let steps = 2000;
+        let radial: f64 = (0..steps)
+            .map(|i| {
+                let r = (i as f64 + 0.5) / steps as f64;
+                libm::jn(m, kappa * r).powi(2) * r / steps as f64
+            })
+            .sum();
+        let angular = if m == 0 { 2.0 } else { 1.0 };
+        let expected = libm::jn(m, kappa) / (angular * radial).sqrt();
+        assert!(
+            (mode.strike_shape - expected).abs() < 1e-5 * expected.abs().max(1e-3),
+            "{mode:?} vs {expected}"
+        );
+    }
+}
+
+#[test]
+fn a_mallet_is_its_head_with_the_stick_behind_it() {
+    let rubber = material("hard-rubber");
+    let spec = StrikerSpec {
+        kind: StrikerKind::Mallet,
+        material: rubber,
+        size_m: 0.015,
+    };
+    let (body, modes) = modes_of(&spec);
+    let head = 4.0 / 3.0 * std::f64::consts::PI * 0.015f64.powi(3) * rubber.density_kg_per_m3;
+    let stick = material("maple").density_kg_per_m3 * 0.35 * 0.009 * 0.009;
+    assert!((body.rigid_mass_kg / (head + stick / 4.0) - 1.0).abs() < 1e-12);
+    assert!((body.modal_mass_kg / head - 1.0).abs() < 1e-12);
+    assert!(modes.windows(2).all(|w| w[0].freq_hz <= w[1].freq_hz));
+    // The stick's modes are there, at its free bar's frequencies.
+    let maple = material("maple");
+    let f1 = 4.73004f64.powi(2) / (std::f64::consts::TAU * 0.35 * 0.35)
+        * (0.009 / 12f64.sqrt())
+        * (maple.youngs_modulus_pa / maple.density_kg_per_m3).sqrt();
+    assert!(modes.iter().any(|m| (m.freq_hz / f1 - 1.0).abs() < 1e-4));
+}
+
+#[test]
+fn a_point_mass_has_no_modes() {
+    let spec = StrikerSpec {
+        kind: StrikerKind::PointMass,
+        material: material("steel"),
+        size_m: 0.01,
+    };
+    let (body, modes) = modes_of(&spec);
+    assert!(modes.is_empty());
+    assert_eq!(body.rigid_mass_kg, 0.01);
+}
+
+#[test]
+fn kinds_are_named_both_ways() {
+    for kind in StrikerKind::ALL {
+        assert_eq!(StrikerKind::from_name(kind.name()), Some(kind));
+    }
+}
