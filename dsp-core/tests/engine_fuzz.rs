@@ -3,15 +3,17 @@
 //! 8192 samples changing every block, notes, note-offs, chokes, all-notes-off and all-sound-off
 //! anywhere, the host re-activating at another sample rate between blocks — renders finite audio
 //! without panicking; a single strike or drop stays within the bound its energy allows, and no
-//! passive voice is ever quarantined.
+//! passive voice is ever quarantined. Strikers of every kind, material and size ring too.
 
 mod common;
 
 use common::log_range;
 use proptest::prelude::*;
+use urto_dsp::body::{StrikerKind, StrikerSpec};
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::integrate::Method;
 use urto_dsp::interaction::{ContactSetup, Damping, Gravity};
+use urto_dsp::material::{Material, MATERIALS};
 use urto_dsp::resonator::{object_modes, Mode, ObjectKind, ObjectSpec, MAX_MODES};
 use urto_dsp::roll::RollSettings;
 use urto_dsp::voice::{
@@ -108,9 +110,21 @@ fn patch() -> impl Strategy<Value = Patch> {
             0.0f64..=60.0,
             0.1f64..=10.0,
         ),
+        striker(),
     )
         .prop_map(
-            |(contact, object, masses, velocities, mode, bounce, roll, tuning, dynamics)| {
+            |(
+                contact,
+                object,
+                masses,
+                velocities,
+                mode,
+                bounce,
+                roll,
+                tuning,
+                dynamics,
+                striker,
+            )| {
                 let mut p = Patch::default();
                 p.contact = contact;
                 p.object = object;
@@ -140,9 +154,36 @@ fn patch() -> impl Strategy<Value = Patch> {
                 p.roll.speed_m_per_s = speed;
                 (p.tuning.key_tracking, p.tuning.fixed_f0_hz) = tuning;
                 (p.level, p.velocity.range_db, p.velocity.shape) = dynamics;
-                p
+                (
+                    p.striker,
+                    p.striker_level,
+                    p.object_material,
+                    p.contact_from_materials,
+                ) = striker;
+                p.resolved()
             },
         )
+}
+
+/// A striker of any kind, material and size, heard at any level, on an object of any material,
+/// the contact from the materials or not.
+fn striker() -> impl Strategy<Value = (StrikerSpec, f64, &'static Material, bool)> {
+    (
+        prop::sample::select(StrikerKind::ALL.to_vec()),
+        prop::sample::select(MATERIALS.iter().collect::<Vec<_>>()),
+        log_range(1e-3, 0.5),
+        0.0f64..=1.0,
+        prop::sample::select(MATERIALS.iter().collect::<Vec<_>>()),
+        any::<bool>(),
+    )
+        .prop_map(|(kind, material, size_m, level, object, from_materials)| {
+            let spec = StrikerSpec {
+                kind,
+                material,
+                size_m,
+            };
+            (spec, level, object, from_materials)
+        })
 }
 
 /// What happens before each block: a note event, a MIDI all-off, a re-activation or nothing.
@@ -216,7 +257,15 @@ fn energy_bound(patch: &Patch, gain: f64) -> f64 {
             modes[..n].iter().map(|m| m.pickup_shape.abs()).sum::<f64>()
         })
         .fold(0.0, f64::max);
-    gain * patch.gain * shapes * (2.0 * energy / patch.object_mass_kg).sqrt()
+    // The striker's own modes can hold all of it too, heard at their level.
+    let striker = patch.striker.body(patch.hammer_mass_kg, &mut modes);
+    let striker_shapes: f64 = modes[..striker.num_modes]
+        .iter()
+        .map(|m| m.pickup_shape.abs())
+        .sum();
+    gain * patch.gain
+        * (shapes * (2.0 * energy / patch.object_mass_kg).sqrt()
+            + patch.striker_level * striker_shapes * (2.0 * energy / striker.modal_mass_kg).sqrt())
 }
 
 proptest! {

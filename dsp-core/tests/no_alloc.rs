@@ -1,7 +1,9 @@
-//! The engine's audio path (note-on, expression, process, ended notes) never allocates, checked
-//! by assert_no_alloc.
+//! The engine's audio path (note-on, expression, process, ended notes, a striker with modes of its
+//! own) never allocates, checked by assert_no_alloc.
 
 use assert_no_alloc::{assert_no_alloc, AllocDisabler};
+use urto_dsp::body::{StrikerKind, StrikerSpec};
+use urto_dsp::material::MATERIALS;
 use urto_dsp::voice::{Change, Engine, Expression, NoteId, NoteTarget, Patch, PlayMode};
 
 #[global_allocator]
@@ -55,6 +57,37 @@ fn expression_does_not_allocate() {
                 engine.express(&patch, NoteTarget::channel(i % 16), change);
                 engine.process(&patch, &mut out[..(1 + usize::from(i) * 7) % 512]);
                 engine.take_ended().for_each(drop);
+            }
+        });
+    }
+}
+
+#[test]
+fn two_ringing_bodies_do_not_allocate() {
+    // Every striker, its body prepared at the first note-on (inside the check) and rung.
+    for kind in StrikerKind::ALL {
+        let mut engine = Engine::new(48_000.0);
+        let patch = Patch {
+            striker: StrikerSpec {
+                kind,
+                material: &MATERIALS[0],
+                size_m: 0.05,
+            },
+            striker_level: 1.0,
+            contact_from_materials: true,
+            release_fraction: 0.3,
+            ..Patch::default()
+        }
+        .resolved();
+        let mut out = vec![0.0f32; 512];
+        assert_no_alloc(|| {
+            for i in 0..60u8 {
+                engine.note_on(&patch, 40 + i % 30, 0.9);
+                if i % 7 == 0 {
+                    engine.choke(NoteTarget::key(40 + (i + 3) % 30));
+                }
+                engine.note_off(&patch, 40 + (i + 11) % 30);
+                engine.process(&patch, &mut out[..(1 + usize::from(i) * 9) % 512]);
             }
         });
     }

@@ -398,7 +398,7 @@ impl NiceEguiApp for UrtoApp {
                     row(ui, "Decay T60", ParamSlider::for_param(&p.t60_s, &setter));
                     row(
                         ui,
-                        "Material",
+                        "Damping law",
                         ParamSlider::for_param(&p.damping_slope, &setter),
                     );
                     row(

@@ -1,15 +1,18 @@
-//! Bounce and roll demo scenes: WAVs rendered by dsp-core's voice engine (the plugin's own DSP)
-//! and PNG plots of the ball's height and of the rolling contact force.
+//! Bounce, roll and two-body demo scenes: WAVs rendered by dsp-core's voice engine (the plugin's
+//! own DSP), PNG plots of the ball's height and of the rolling contact force, and spectrograms of
+//! a teaspoon on a wine glass with and without the spoon's own ring.
 
 use anyhow::{anyhow, Result};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
+use urto_dsp::body::{StrikerKind, StrikerSpec};
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::integrate::Method;
 use urto_dsp::interaction::{ContactSetup, Gravity, Hammer};
+use urto_dsp::material::{by_id, MATERIALS};
 use urto_dsp::resonator::{object_modes, ModalBank, Mode, ObjectKind, ObjectSpec, MAX_MODES};
 use urto_dsp::roll::{Rolling, Track};
-use urto_dsp::voice::{Engine, Patch, PlayMode};
+use urto_dsp::voice::{Engine, Level, Patch, PlayMode};
 
 const FS: f64 = 48_000.0;
 
@@ -104,7 +107,41 @@ fn scenes() -> Vec<Scene> {
     );
     marble.patch.roll.speed_m_per_s = 0.6;
     marble.hold_s = 4.0;
-    vec![ping_pong, steel, rubber, marble]
+    let spoon = teaspoon_on_wine_glass("teaspoon-on-wine-glass", 0.3);
+    let glass_only = teaspoon_on_wine_glass("teaspoon-on-wine-glass-glass-only", 0.0);
+    vec![ping_pong, steel, rubber, marble, spoon, glass_only]
+}
+
+/// A steel teaspoon (a 12 cm rod, 865 Hz) taps a wine glass at 660 Hz, the contact from the two
+/// materials, the spoon's own modes heard at `striker_level`.
+fn teaspoon_on_wine_glass(name: &'static str, striker_level: f64) -> Scene {
+    let steel = by_id("steel").unwrap_or(&MATERIALS[0]);
+    let glass = by_id("glass").unwrap_or(&MATERIALS[0]);
+    let mut patch = Patch {
+        striker: StrikerSpec {
+            kind: StrikerKind::Rod,
+            material: steel,
+            size_m: 0.12,
+        },
+        striker_level,
+        object_material: glass,
+        contact_from_materials: true,
+        level: Level::Physical,
+        object: object(ObjectKind::Glass, 660.0, 3.0, 32),
+        object_mass_kg: 0.05,
+        ..Patch::default()
+    };
+    patch.tuning.key_tracking = false;
+    patch.tuning.fixed_f0_hz = 660.0;
+    patch.velocity.min_m_per_s = 0.5;
+    patch.velocity.max_m_per_s = 0.5;
+    Scene {
+        name,
+        patch: patch.resolved(),
+        velocity: 1.0,
+        hold_s: 4.0,
+        seconds: 4.0,
+    }
 }
 
 fn write_wav(path: &Path, audio: &[f32]) -> Result<()> {
@@ -122,20 +159,26 @@ fn write_wav(path: &Path, audio: &[f32]) -> Result<()> {
     Ok(())
 }
 
+/// Render `s` through the voice engine: the note held `hold_s`, mono.
+fn render(s: &Scene) -> Vec<f32> {
+    let mut engine = Engine::new(FS);
+    let mut audio = vec![0.0f32; (s.seconds * FS) as usize];
+    let hold = (s.hold_s * FS) as usize;
+    engine.note_on(&s.patch, 60, s.velocity);
+    for (i, block) in audio.chunks_mut(256).enumerate() {
+        if i * 256 <= hold && hold < (i + 1) * 256 {
+            engine.note_off(&s.patch, 60);
+        }
+        engine.process(&s.patch, block);
+    }
+    audio
+}
+
 /// Render every scene through the voice engine, normalised to −1 dBFS peak.
 fn render_scenes(out_dir: &Path) -> Result<Vec<String>> {
     let mut written = vec![];
     for s in scenes() {
-        let mut engine = Engine::new(FS);
-        let mut audio = vec![0.0f32; (s.seconds * FS) as usize];
-        let hold = (s.hold_s * FS) as usize;
-        engine.note_on(&s.patch, 60, s.velocity);
-        for (i, block) in audio.chunks_mut(256).enumerate() {
-            if i * 256 <= hold && hold < (i + 1) * 256 {
-                engine.note_off(&s.patch, 60);
-            }
-            engine.process(&s.patch, block);
-        }
+        let mut audio = render(&s);
         let peak = audio.iter().fold(0.0f32, |m, x| m.max(x.abs()));
         if !(peak > 0.0 && peak.is_finite()) {
             return Err(anyhow!("{} rendered silence or non-finite audio", s.name));
@@ -284,5 +327,80 @@ pub fn render_all(out_dir: &Path) -> Result<Vec<String>> {
         plot(path, title, x, y, points)?;
         written.push(format!("  {}", path.display()));
     }
+    for (scene, title) in [
+        (
+            &all[4],
+            "Teaspoon on a wine glass: the glass and the spoon's own modes",
+        ),
+        (
+            &all[5],
+            "The same tap with the spoon silent (striker level 0)",
+        ),
+    ] {
+        let path = out_dir.join(format!("{}-spectrogram.png", scene.name));
+        spectrogram(&path, title, &render(scene))?;
+        written.push(format!("  {}", path.display()));
+    }
     Ok(written)
+}
+
+/// Frame length and hop of the spectrograms, samples.
+const FRAME: usize = 2048;
+const HOP: usize = 512;
+/// Highest frequency shown, Hz, and the level range below the loudest cell, dB.
+const SPECTROGRAM_MAX_HZ: f64 = 12_000.0;
+const SPECTROGRAM_RANGE_DB: f64 = 90.0;
+
+/// A spectrogram of `audio` (Hann-windowed frames of [`FRAME`] every [`HOP`] samples) as a PNG:
+/// time across, frequency up to [`SPECTROGRAM_MAX_HZ`], level in dB below the loudest cell.
+fn spectrogram(path: &Path, title: &str, audio: &[f32]) -> Result<()> {
+    let fft = rustfft::FftPlanner::<f64>::new().plan_fft_forward(FRAME);
+    let window: Vec<f64> = (0..FRAME)
+        .map(|i| 0.5 - 0.5 * (std::f64::consts::TAU * i as f64 / FRAME as f64).cos())
+        .collect();
+    let bins = ((SPECTROGRAM_MAX_HZ / FS * FRAME as f64) as usize).min(FRAME / 2);
+    let mut frames: Vec<Vec<f64>> = vec![];
+    let mut buffer = vec![rustfft::num_complex::Complex::new(0.0, 0.0); FRAME];
+    for start in (0..audio.len().saturating_sub(FRAME)).step_by(HOP) {
+        for (b, (x, w)) in buffer.iter_mut().zip(audio[start..].iter().zip(&window)) {
+            *b = rustfft::num_complex::Complex::new(f64::from(*x) * w, 0.0);
+        }
+        fft.process(&mut buffer);
+        frames.push(
+            buffer[..bins]
+                .iter()
+                .map(|c| 10.0 * (c.norm_sqr() + 1e-30).log10())
+                .collect(),
+        );
+    }
+    let top = frames.iter().flatten().fold(f64::MIN, |m, &x| m.max(x));
+    let root = BitMapBackend::new(path, (1000, 500)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let seconds = audio.len() as f64 / FS;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(44)
+        .y_label_area_size(72)
+        .build_cartesian_2d(0.0..seconds, 0.0..SPECTROGRAM_MAX_HZ)?;
+    chart
+        .configure_mesh()
+        .x_desc("time (s)")
+        .y_desc("frequency (Hz)")
+        .label_style(("sans-serif", 16))
+        .disable_mesh()
+        .draw()?;
+    let (dt, df) = (HOP as f64 / FS, FS / FRAME as f64);
+    chart.draw_series(frames.iter().enumerate().flat_map(|(i, frame)| {
+        frame.iter().enumerate().map(move |(k, &db)| {
+            let level = ((db - top) / SPECTROGRAM_RANGE_DB + 1.0).clamp(0.0, 1.0);
+            let (t, f) = (i as f64 * dt, k as f64 * df);
+            Rectangle::new(
+                [(t, f), (t + dt, f + df)],
+                HSLColor(0.7 * (1.0 - level), 0.9, 0.1 + 0.5 * level).filled(),
+            )
+        })
+    }))?;
+    root.present()?;
+    Ok(())
 }
