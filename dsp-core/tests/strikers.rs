@@ -100,3 +100,27 @@ fn a_spoon_rings_at_its_level() {
     println!("spoon at {spoon_hz:.0} Hz: {on:.3e} with, {off:.3e} without");
     assert!(on > 10.0 * off, "{on} vs {off}");
 }
+
+#[test]
+fn physical_tuning_strikes_the_object_its_size_tunes() {
+    // A 50 cm aluminium free bar, 2.5 cm thick: 1.0279·(h/L²)·√(E/ρ) for every key.
+    let aluminium = by_id("aluminium").unwrap();
+    let mut patch = Patch {
+        object_material: aluminium,
+        physical_tuning: true,
+        object_size_m: 0.5,
+        ..Patch::default()
+    };
+    patch.object.kind = ObjectKind::FreeBar;
+    let f0 =
+        1.0279 * 0.025 / 0.25 * (aluminium.youngs_modulus_pa / aluminium.density_kg_per_m3).sqrt();
+    let resolved = patch.resolved();
+    for key in [21, 60, 108] {
+        let got = resolved.tuning.f0_hz(key);
+        assert!((got / f0 - 1.0).abs() < 1e-4, "key {key}: {got} vs {f0}");
+    }
+    // A membrane's pitch is its tension's: it keeps its keys.
+    patch.object.kind = ObjectKind::Membrane;
+    let resolved = patch.resolved();
+    assert!(resolved.tuning.key_tracking);
+}

@@ -389,6 +389,16 @@ impl NiceEguiApp for UrtoApp {
                         "Material",
                         ParamSlider::for_param(&p.object_material, &setter),
                     );
+                    row(
+                        ui,
+                        "Physical tuning",
+                        ParamSlider::for_param(&p.physical_tuning, &setter),
+                    );
+                    row(
+                        ui,
+                        "Size",
+                        ParamSlider::for_param(&p.object_size_m, &setter),
+                    );
                     row(ui, "Modes", ParamSlider::for_param(&p.num_modes, &setter));
                     row(
                         ui,

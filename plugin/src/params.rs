@@ -320,6 +320,12 @@ pub struct UrtoParams {
     /// k, α and the restitution from the two materials (Hertz) instead of the raw knobs.
     #[id = "contact-from-materials"]
     pub contact_from_materials: BoolParam,
+    /// Tune the object by its material and size instead of key tracking or the fixed pitch.
+    #[id = "physical-tuning"]
+    pub physical_tuning: BoolParam,
+    /// The object's size for physical tuning, m.
+    #[id = "object-size"]
+    pub object_size_m: FloatParam,
     #[id = "v-min"]
     pub v_min_m_per_s: FloatParam,
     #[id = "v-max"]
@@ -535,6 +541,14 @@ impl Default for UrtoParams {
             contact_from_materials: BoolParam::new(
                 "Contact from materials",
                 d.contact_from_materials,
+            ),
+            physical_tuning: BoolParam::new("Physical tuning", d.physical_tuning),
+            object_size_m: float(
+                "Object size",
+                d.object_size_m,
+                skewed(0.01, 5.0, -1.5),
+                " m",
+                3,
             ),
             v_min_m_per_s: float(
                 "Softest strike",
@@ -783,6 +797,8 @@ impl UrtoParams {
             striker_level: v(&self.striker_level),
             object_material: self.object_material.value().material(),
             contact_from_materials: self.contact_from_materials.value(),
+            physical_tuning: self.physical_tuning.value(),
+            object_size_m: v(&self.object_size_m),
             object: ObjectSpec {
                 kind: self.object.value().kind(),
                 f0_hz: v(&self.fixed_f0_hz),
@@ -886,7 +902,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, 101 * 56);
+        assert_eq!(checked, 101 * 58);
     }
 
     #[test]

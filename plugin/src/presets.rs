@@ -47,7 +47,7 @@ fn ids<E: Enum>() -> &'static [&'static str] {
 }
 
 /// Every parameter, by its preset name.
-fn keys() -> [Key; 56] {
+fn keys() -> [Key; 58] {
     let key = |name, id, kind| Key { name, id, kind };
     [
         key("stiffness_n_per_m_alpha", "k", Kind::Log10),
@@ -87,6 +87,8 @@ fn keys() -> [Key; 56] {
             "contact-from-materials",
             Kind::Bool,
         ),
+        key("physical_tuning", "physical-tuning", Kind::Bool),
+        key("object_size_m", "object-size", Kind::Float),
         key("softest_strike_m_per_s", "v-min", Kind::Float),
         key("hardest_strike_m_per_s", "v-max", Kind::Float),
         key("dynamic_range_db", "dynamic-range", Kind::Float),

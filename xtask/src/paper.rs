@@ -13,7 +13,7 @@ use urto_dsp::impact::{
     ImpactReport, ObjectImpact,
 };
 use urto_dsp::integrate::Method;
-use urto_dsp::material::{by_id, effective_modulus_pa, hertz_stiffness, Material, MATERIALS};
+use urto_dsp::material::{by_id, Material, MATERIALS};
 use urto_dsp::resonator::{Mode, ObjectKind, ObjectSpec};
 use urto_dsp::restitution::mu_for_restitution;
 
@@ -191,10 +191,9 @@ impl ImpactArgs {
                 material: material(&self.striker_material)?,
                 size_m: self.striker_size_m,
             });
-            let e_star = effective_modulus_pa(striker_spec.material, object);
-            impact.stiffness = hertz_stiffness(e_star, striker_spec.contact_radius_m());
+            let (stiffness, e) = striker_spec.hertz_contact(object);
+            impact.stiffness = stiffness;
             impact.alpha = 1.5;
-            let e = striker_spec.material.restitution.min(object.restitution);
             impact.mu_s_per_m = mu_for_restitution(e, impact.v_in_m_per_s);
         }
         Ok((impact, striker))

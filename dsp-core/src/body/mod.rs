@@ -1,4 +1,4 @@
-//! Strikers as modal bodies: a ball, a mallet, a rod or spoon end, a coin edge or a point mass, with the mass the contact sees, their own modes and the radius they touch with, from material and size.
+//! Bodies from material and size: strikers (a ball, a mallet, a rod or spoon end, a coin edge or a point mass) with the mass the contact sees, their own modes and the radius they touch with; an object's pitch.
 //!
 //! A free body struck at a point moves as a rigid body and vibrates in its free modes. The rigid
 //! part is the hammer's mass: the body's effective mass at the contact point along the strike
@@ -10,7 +10,8 @@
 pub mod sphere;
 
 use crate::material::{
-    free_bar_fundamental_hz, sphere_mass_kg, t60_from_loss_factor_s, Material, MATERIALS,
+    effective_modulus_pa, free_bar_fundamental_hz, free_disc_fundamental_hz, hertz_stiffness,
+    sphere_mass_kg, supported_plate_fundamental_hz, t60_from_loss_factor_s, Material, MATERIALS,
 };
 use crate::resonator::{object_modes, Mode, ObjectKind, ObjectSpec, MAX_MODES};
 use std::f64::consts::PI;
@@ -27,10 +28,6 @@ const ROD_THICKNESS_PER_LENGTH: f64 = 1.0 / 50.0;
 const ROD_WIDTH_PER_THICKNESS: f64 = 3.0;
 /// A coin's thickness per metre of radius (a 24 mm coin is 1.75 mm thick).
 const COIN_THICKNESS_PER_RADIUS: f64 = 0.144;
-/// (λ₀₂)² of a free circular plate's lowest mode (two nodal diameters) for ν ≈ 0.3: ω =
-/// λ²/a²·√(D/(ρh)) (Leissa, *Vibration of Plates*, NASA SP-160, 1969, Table 2.4: 5.253 at ν = 0.33,
-/// 5.26 at 0.3).
-const FREE_PLATE_LAMBDA_SQ: f64 = 5.26;
 
 /// What strikes the object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,15 +80,11 @@ pub struct StrikerSpec {
     pub size_m: f64,
 }
 
-/// A striker as the contact sees it.
+/// A striker's own modes as [`StrikerSpec::body`] writes them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StrikerBody {
-    /// The striker's rigid effective mass at its contact point along the strike axis, kg.
-    pub rigid_mass_kg: f64,
     /// The modal mass of its modes' bank, kg (their shapes are normalised to it).
     pub modal_mass_kg: f64,
-    /// Radius of curvature of its surface at the contact, m (for Hertz's law).
-    pub contact_radius_m: f64,
     /// Modes written to the output slice.
     pub num_modes: usize,
 }
@@ -149,6 +142,18 @@ impl StrikerSpec {
         }
     }
 
+    /// Hertz's contact between this striker and a flat object of `object` material: the
+    /// stiffness k = (4/3)·E*·√R* (N/m^1.5, α = 3/2, R* the striker's radius of curvature where it
+    /// touches) and the pair's coefficient of restitution, the smaller of the two materials'
+    /// typical ones.
+    pub fn hertz_contact(&self, object: &Material) -> (f64, f64) {
+        let e_star = effective_modulus_pa(self.material, object);
+        (
+            hertz_stiffness(e_star, self.contact_radius_m()),
+            self.material.restitution.min(object.restitution),
+        )
+    }
+
     /// Radius of curvature of the striker's surface where it touches, m: the ball's or head's
     /// radius (a point mass counts as a ball of `size_m`), the rod's end rounded across its width,
     /// the coin's rim rounded across its thickness.
@@ -160,7 +165,7 @@ impl StrikerSpec {
         }
     }
 
-    /// The striker's body: its lowest modes (at most `out.len()` and [`MAX_STRIKER_MODES`])
+    /// The striker's own modes: its lowest (at most `out.len()` and [`MAX_STRIKER_MODES`])
     /// written to `out`, their decay from the material's loss factor (T60 = 2.2/(η·f)) and their
     /// pickup at the contact point, and their bank's modal mass. A point mass (of
     /// `point_mass_kg`) has no modes.
@@ -190,11 +195,52 @@ impl StrikerSpec {
             StrikerKind::Coin => coin_modes(material, size_m, self.coin_thickness_m(), out),
         };
         StrikerBody {
-            rigid_mass_kg: self.rigid_mass_kg(point_mass_kg),
             modal_mass_kg,
-            contact_radius_m: self.contact_radius_m(),
             num_modes,
         }
+    }
+}
+
+/// An object's thickness per metre of its size (a 40 cm bar is 2 cm thick, a 1 m plank 2.5 cm,
+/// a 40 cm plate 4 mm, a 20 cm radius disc 4 mm).
+const BAR_THICKNESS_PER_LENGTH: f64 = 1.0 / 20.0;
+const PLANK_THICKNESS_PER_LENGTH: f64 = 1.0 / 40.0;
+const PLATE_THICKNESS_PER_SIDE: f64 = 1.0 / 100.0;
+const DISC_THICKNESS_PER_RADIUS: f64 = 1.0 / 50.0;
+
+/// The frequency (Hz) of the mode an object of `kind` is tuned by, from its `material` and its
+/// size (a bar's or plank's length, a rectangular plate's longer side, a disc's radius, m), in
+/// the proportions of the object table: a free–free bar (the marimba bar's before its undercut,
+/// which lowers it), f₁ = 1.0279·(h/L²)·√(E/ρ); the plank and the rectangular plate simply
+/// supported, aspect 0.2 and 0.7; the circular plate free. `None` for objects whose pitch a size
+/// and a material do not set alone (a membrane's and a string's tension, a bell's and a glass's
+/// shell profile): those keep their tuning.
+pub fn object_fundamental_hz(kind: ObjectKind, material: &Material, size_m: f64) -> Option<f64> {
+    let size_m = size_m.max(1e-3);
+    match kind {
+        ObjectKind::FreeBar | ObjectKind::MarimbaBar => Some(free_bar_fundamental_hz(
+            material,
+            size_m,
+            size_m * BAR_THICKNESS_PER_LENGTH,
+        )),
+        ObjectKind::Plank => Some(supported_plate_fundamental_hz(
+            material,
+            size_m,
+            0.2 * size_m,
+            size_m * PLANK_THICKNESS_PER_LENGTH,
+        )),
+        ObjectKind::RectangularPlate => Some(supported_plate_fundamental_hz(
+            material,
+            size_m,
+            0.7 * size_m,
+            size_m * PLATE_THICKNESS_PER_SIDE,
+        )),
+        ObjectKind::CircularPlate => Some(free_disc_fundamental_hz(
+            material,
+            size_m,
+            size_m * DISC_THICKNESS_PER_RADIUS,
+        )),
+        ObjectKind::Membrane | ObjectKind::String | ObjectKind::Bell | ObjectKind::Glass => None,
     }
 }
 
@@ -264,17 +310,13 @@ fn bar_modes(
 
 /// A coin, a free circular plate of radius `radius_m` and `thickness_m` in `material`, struck
 /// across at its rim. Its lowest flexural mode (two nodal diameters) is at ω = λ²/a²·√(D/(ρh)),
-/// D = E·h³/(12(1−ν²)); the modes (m nodal diameters, n nodal circles) above it follow Chladni's
+/// D = E·h³/(12(1−ν²)) ([`free_disc_fundamental_hz`]); the modes (m nodal diameters, n nodal circles) above it follow Chladni's
 /// law f ∝ (m + 2n)² with shapes J_m(κr/a)·cos(mθ), κ = (m + 2n)·π/2, as the object table's plate
 /// does (Rossing, Am. J. Phys. 50, 1982: a rough law for the lowest modes, which it puts closer
 /// together than a real free plate). Each shape is normalised to the coin's mass over the disc,
 /// ∫∫φ²dA = πa², with ∫₀¹J_m(κρ)²ρdρ = ½·[J_m′(κ)² + (1 − m²/κ²)·J_m(κ)²], and read at the rim.
 fn coin_modes(material: &Material, radius_m: f64, thickness_m: f64, out: &mut [Mode]) -> usize {
-    let nu = material.poisson_ratio;
-    let rigidity = material.youngs_modulus_pa * thickness_m.powi(3) / (12.0 * (1.0 - nu * nu));
-    let omega = FREE_PLATE_LAMBDA_SQ / (radius_m * radius_m)
-        * (rigidity / (material.density_kg_per_m3 * thickness_m)).sqrt();
-    let f0_hz = omega / (2.0 * PI);
+    let f0_hz = free_disc_fundamental_hz(material, radius_m, thickness_m);
     let mut count = 0;
     // Orders m + 2n = 2, 3, 4, … in ascending frequency; the rigid motions (orders 0 and 1) are
     // the hammer's mass.

@@ -33,7 +33,7 @@ fn a_spoon_is_a_free_bar_struck_at_its_end() {
     let (body, modes) = modes_of(&spec);
     let mass = steel.density_kg_per_m3 * 0.15 * 0.003 * 0.009;
     assert!((body.modal_mass_kg / mass - 1.0).abs() < 1e-12);
-    assert!((body.rigid_mass_kg / (mass / 4.0) - 1.0).abs() < 1e-12);
+    assert!((spec.rigid_mass_kg(0.01) / (mass / 4.0) - 1.0).abs() < 1e-12);
     let f1 = 4.73004f64.powi(2) / (std::f64::consts::TAU * 0.15 * 0.15)
         * (0.003 / 12f64.sqrt())
         * (steel.youngs_modulus_pa / steel.density_kg_per_m3).sqrt();
@@ -68,7 +68,7 @@ fn a_coin_has_mass_normalised_plate_modes() {
     let h = 0.012 * 0.144;
     let mass = brass.density_kg_per_m3 * std::f64::consts::PI * 0.012 * 0.012 * h;
     assert!((body.modal_mass_kg / mass - 1.0).abs() < 1e-12);
-    assert!((body.rigid_mass_kg / (mass / 5.0) - 1.0).abs() < 1e-12);
+    assert!((spec.rigid_mass_kg(0.01) / (mass / 5.0) - 1.0).abs() < 1e-12);
     let nu = brass.poisson_ratio;
     let d = brass.youngs_modulus_pa * h.powi(3) / (12.0 * (1.0 - nu * nu));
     let f1 =
@@ -110,7 +110,7 @@ fn a_mallet_is_its_head_with_the_stick_behind_it() {
     let (body, modes) = modes_of(&spec);
     let head = 4.0 / 3.0 * std::f64::consts::PI * 0.015f64.powi(3) * rubber.density_kg_per_m3;
     let stick = material("maple").density_kg_per_m3 * 0.35 * 0.009 * 0.009;
-    assert!((body.rigid_mass_kg / (head + stick / 4.0) - 1.0).abs() < 1e-12);
+    assert!((spec.rigid_mass_kg(0.01) / (head + stick / 4.0) - 1.0).abs() < 1e-12);
     assert!((body.modal_mass_kg / head - 1.0).abs() < 1e-12);
     assert!(modes.windows(2).all(|w| w[0].freq_hz <= w[1].freq_hz));
     // The stick's modes are there, at its free bar's frequencies.
@@ -130,7 +130,8 @@ fn a_point_mass_has_no_modes() {
     };
     let (body, modes) = modes_of(&spec);
     assert!(modes.is_empty());
-    assert_eq!(body.rigid_mass_kg, 0.01);
+    assert_eq!(spec.rigid_mass_kg(0.01), 0.01);
+    assert_eq!(body.num_modes, 0);
 }
 
 #[test]
@@ -138,4 +139,40 @@ fn kinds_are_named_both_ways() {
     for kind in StrikerKind::ALL {
         assert_eq!(StrikerKind::from_name(kind.name()), Some(kind));
     }
+}
+
+#[test]
+fn objects_are_tuned_by_material_and_size() {
+    let steel = material("steel");
+    let (e, rho, nu) = (
+        steel.youngs_modulus_pa,
+        steel.density_kg_per_m3,
+        steel.poisson_ratio,
+    );
+    // A 50 cm steel bar, 2.5 cm thick: (β₁L)²/(2πL²)·(h/√12)·√(E/ρ), β₁L = 4.73004 (Blevins).
+    let bar = 4.73004f64.powi(2) / (std::f64::consts::TAU * 0.25)
+        * (0.025 / 12f64.sqrt())
+        * (e / rho).sqrt();
+    let got = object_fundamental_hz(ObjectKind::FreeBar, steel, 0.5).unwrap();
+    assert!((got / bar - 1.0).abs() < 1e-4, "{got} vs {bar}");
+    // A 40 × 28 cm plate, 4 mm thick, simply supported: ω₁₁ = π²(1/a² + 1/b²)·√(D/(ρh)) (Leissa).
+    let h: f64 = 0.004;
+    let d = e * h.powi(3) / (12.0 * (1.0 - nu * nu));
+    let pi = std::f64::consts::PI;
+    let plate = pi * pi * (1.0 / 0.16 + 1.0 / (0.28 * 0.28)) * (d / (rho * h)).sqrt() / (2.0 * pi);
+    let got = object_fundamental_hz(ObjectKind::RectangularPlate, steel, 0.4).unwrap();
+    assert!((got / plate - 1.0).abs() < 1e-9, "{got} vs {plate}");
+    // Pitch a size and a material do not set alone.
+    for kind in [
+        ObjectKind::Membrane,
+        ObjectKind::String,
+        ObjectKind::Bell,
+        ObjectKind::Glass,
+    ] {
+        assert_eq!(object_fundamental_hz(kind, steel, 0.4), None);
+    }
+    // Twice the length, half the pitch (f ∝ h/L² with h ∝ L).
+    let long = object_fundamental_hz(ObjectKind::FreeBar, steel, 1.0).unwrap();
+    let short = object_fundamental_hz(ObjectKind::FreeBar, steel, 0.5).unwrap();
+    assert!((long / short - 0.5).abs() < 1e-12);
 }

@@ -33,7 +33,7 @@ const RETIRE_GAP_M: f64 = 0.01;
 pub struct ContactSetup {
     pub law: HuntCrossley,
     pub method: Method,
-    /// The energy guard: no contact step may raise the total energy (hammer + object + contact).
+    /// The energy guard: no contact step may raise the total energy (striker, object, contact).
     pub guard: bool,
     /// The paper's exit correction (Section IV-A2) with the exact v_out of eq. (6): applied where
     /// eq. (6) holds, on a rigid object (no modes) with gravity suspended during contact.
@@ -177,8 +177,8 @@ pub struct Hammer {
     /// The strike point after a further force-free step of this slot, read with the last AM1
     /// step (saves a pass over the modes); cleared when a contact begins.
     free_prediction: Option<(Slot, f64)>,
-    /// How far (m) the strike point can swing towards the hammer while nothing touches it, from
-    /// the object's energy at the end of the last contact (it only decays until the next one).
+    /// How far (m) the two surfaces can swing towards each other while nothing touches them, from
+    /// both bodies' energy at the end of the last contact (it only decays until the next one).
     reach_m: f64,
     contact: Option<Contact>,
     retired: bool,
@@ -410,8 +410,7 @@ impl Hammer {
         self.force_n
     }
 
-    /// Compression x = hammer position − surface displacement at the strike point, m (negative:
-    /// the gap between them).
+    /// Compression x = y + w_s − w_o (see [`Hammer`]), m (negative: the gap between them).
     pub fn compression_m(&self, bank: &ModalBank) -> f64 {
         self.relative(bank).0
     }
@@ -430,6 +429,9 @@ impl Hammer {
         let law = self.setup.law;
         let weight_n = mass_kg * (self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2).max(0.0);
         let x_eq = (weight_n / law.stiffness).powf(1.0 / law.alpha);
+        // The striker's own modes start where the contact's reaction holds them.
+        self.striker.preload(-weight_n);
+        self.striker_surface = self.striker.surface();
         self.strike(bank, 0.0, 0.0, mass_kg);
         self.position_m = bank.strike_displacement_m() - self.striker_point().0 + x_eq;
     }
@@ -620,7 +622,10 @@ impl Hammer {
     /// The ball stops where it is, its weight m·g left on the object as a constant force: the
     /// object rings on about its loaded equilibrium and the ball is no longer integrated.
     pub fn come_to_rest(&mut self, bank: &mut ModalBank) {
-        bank.hold_static_force(self.mass_kg * self.gravity.accel_m_per_s2.max(0.0));
+        let weight_n = self.mass_kg * self.gravity.accel_m_per_s2.max(0.0);
+        bank.hold_static_force(weight_n);
+        // The striker rests on the object under the reaction: its modes ring on about that load.
+        self.striker.hold_static_force(-weight_n);
         self.surface = bank.surface();
         self.striker_surface = self.striker.surface();
         self.retire();
@@ -1017,8 +1022,8 @@ impl Hammer {
         });
     }
 
-    /// The energy guard: if the step raised the total energy, take the excess out of the hammer's
-    /// kinetic energy, then out of the compression, then out of the object's vibration.
+    /// The energy guard: if the step raised the total energy, take the excess out of the striker's
+    /// kinetic energy, then out of the compression, then out of both bodies' vibration.
     ///
     /// AM1 here is energy-consistent by construction, so the guard watches the explicit schemes.
     fn guard_energy(&mut self, bank: &mut ModalBank) {

@@ -267,6 +267,36 @@ pub fn free_bar_fundamental_hz(material: &Material, length_m: f64, thickness_m: 
         * (material.youngs_modulus_pa / material.density_kg_per_m3).sqrt()
 }
 
+/// Bending stiffness per unit area over mass per unit area of a plate of `thickness_m` in
+/// `material`, √(D/(ρh)) with D = E·h³/(12(1 − ν²)), m²/s.
+fn plate_wave_constant(material: &Material, thickness_m: f64) -> f64 {
+    let nu = material.poisson_ratio;
+    let rigidity = material.youngs_modulus_pa * thickness_m.powi(3) / (12.0 * (1.0 - nu * nu));
+    (rigidity / (material.density_kg_per_m3 * thickness_m)).sqrt()
+}
+
+/// The fundamental (Hz) of a simply supported rectangular plate `a_m` × `b_m` of `thickness_m`:
+/// ω₁₁ = π²·(1/a² + 1/b²)·√(D/(ρh)) (Leissa, *Vibration of Plates*, NASA SP-160, 1969, §4.1).
+pub fn supported_plate_fundamental_hz(
+    material: &Material,
+    a_m: f64,
+    b_m: f64,
+    thickness_m: f64,
+) -> f64 {
+    let pi = std::f64::consts::PI;
+    pi * pi * (1.0 / (a_m * a_m) + 1.0 / (b_m * b_m)) * plate_wave_constant(material, thickness_m)
+        / std::f64::consts::TAU
+}
+
+/// The lowest flexural mode (Hz) of a free circular plate of `radius_m` and `thickness_m`
+/// (two nodal diameters): ω = λ²/a²·√(D/(ρh)) with λ² = 5.26 for ν ≈ 0.3 (Leissa, NASA SP-160,
+/// Table 2.4: 5.253 at ν = 0.33).
+pub fn free_disc_fundamental_hz(material: &Material, radius_m: f64, thickness_m: f64) -> f64 {
+    const LAMBDA_SQ: f64 = 5.26;
+    LAMBDA_SQ / (radius_m * radius_m) * plate_wave_constant(material, thickness_m)
+        / std::f64::consts::TAU
+}
+
 /// The time (s) for a mode at `freq_hz` to decay by 60 dB with loss factor `loss_factor`: its
 /// envelope decays at σ = η·ω/2 = π·η·f (η = 2ζ), so T60 = ln(1000)/σ ≈ 2.2/(η·f) (Cremer,
 /// Heckl & Petersson, §3.7).

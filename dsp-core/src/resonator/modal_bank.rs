@@ -288,12 +288,13 @@ impl ModalBank {
     }
 
     /// Shorten every mode's T60 to `fraction` of its current value from now on, keeping the
-    /// vibration as it is (note-off damping; see [`ModalBank::damp_mode`]).
-    pub fn scale_decay(&mut self, fraction: f64, sample_rate_hz: f64) {
+    /// vibration as it is (note-off damping; see [`ModalBank::damp_mode`]); `in_contact` (a
+    /// contact is using the sub-step transition) refreshes that too.
+    pub fn scale_decay(&mut self, fraction: f64, sample_rate_hz: f64, in_contact: bool) {
         for i in 0..self.setup.num_modes {
             self.damp_mode(i, self.setup.sigma[i] / fraction);
         }
-        self.retransition(sample_rate_hz, false);
+        self.retransition(sample_rate_hz, in_contact);
     }
 
     /// Damp every mode whose T60 is longer than `t60_s` to `t60_s` from now on, keeping the
@@ -311,10 +312,15 @@ impl ModalBank {
     /// damped frequency would stiffen the mode and pump energy into a displaced one). The rate
     /// stops at critical damping, σ = ω₀, the fastest decay a mode can have: past it the
     /// displacement creeps back ever more slowly. A mode already damped beyond is left as it is.
+    /// A mode parked at Nyquist by a retune keeps the damping for when it comes back.
     fn damp_mode(&mut self, i: usize, sigma: f64) {
         let critical = self.setup.omega0_sq[i].sqrt();
         let current = &mut self.setup.sigma[i];
         *current = current.max(sigma.min(critical));
+        let parked = &mut self.parked_sigma[i];
+        if !parked.is_nan() {
+            *parked = parked.max(sigma);
+        }
     }
 
     /// Tune every mode to `ratio` times its frequency as loaded (its undamped frequency ω₀, so
@@ -652,27 +658,28 @@ impl ModalBank {
 }
 
 /// e^(−σ·dt)·(cos ω_d·dt, sin(ω_d·dt)/ω_d) of a mode with decay rate `sigma` and stiffness
-/// `omega0_sq` = ω₀² over `dt`, with ω_d = √(ω₀² − σ²); past critical damping, where ω_d = i·β,
+/// `omega0_sq` = ω₀² over `dt_s`, with ω_d = √(ω₀² − σ²); past critical damping, where ω_d = i·β,
 /// the same analytic functions: e^(−σ·dt)·(cosh β·dt, sinh(β·dt)/β), written with the two real
 /// decay rates σ ∓ β so that neither overflows however heavy the damping (the slow rate as
 /// ω₀²/(σ + β), which does not cancel), and as the series near critical damping.
-fn decay_pair(sigma: f64, omega0_sq: f64, dt: f64) -> (f64, f64) {
+fn decay_pair(sigma: f64, omega0_sq: f64, dt_s: f64) -> (f64, f64) {
     let wd_sq = omega0_sq - sigma * sigma;
     if wd_sq > 0.0 {
         let wd = wd_sq.sqrt();
-        let e = (-sigma * dt).exp();
-        let (s, c) = (wd * dt).sin_cos();
+        let e = (-sigma * dt_s).exp();
+        let (s, c) = (wd * dt_s).sin_cos();
         return (e * c, e * s / wd);
     }
     let beta = (-wd_sq).sqrt();
-    let x = beta * dt;
+    let x = beta * dt_s;
     if x < 1e-3 {
-        // cosh x = 1 + x²/2 + …, sinh(x)/β = dt·(1 + x²/6 + …): the next terms are below 1e-14.
-        let e = (-sigma * dt).exp();
-        return (e * (1.0 + 0.5 * x * x), e * dt * (1.0 + x * x / 6.0));
+        // cosh x = 1 + x²/2 + …, sinh(x)/β = dt·(1 + x²/6 + …): the next terms, x⁴/24 and
+        // x⁴/120, are below 5e-14.
+        let e = (-sigma * dt_s).exp();
+        return (e * (1.0 + 0.5 * x * x), e * dt_s * (1.0 + x * x / 6.0));
     }
-    let slow = (-omega0_sq / (sigma + beta) * dt).exp();
-    let fast = (-(sigma + beta) * dt).exp();
+    let slow = (-omega0_sq / (sigma + beta) * dt_s).exp();
+    let fast = (-(sigma + beta) * dt_s).exp();
     (0.5 * (slow + fast), (slow - fast) / (2.0 * beta))
 }
 
@@ -844,7 +851,7 @@ mod tests {
         let omega0 = bank.setup.omega0_sq[0].sqrt();
         bank.limit_t60(0.01, FS);
         assert!((bank.setup.sigma[0] - omega0).abs() <= 1e-12 * omega0);
-        bank.scale_decay(1e-3, FS);
+        bank.scale_decay(1e-3, FS, false);
         assert!((bank.setup.sigma[0] - omega0).abs() <= 1e-12 * omega0);
         for sigma in [1.000_001 * omega0, 5.5 * omega0, 1e6] {
             bank.setup.sigma[0] = sigma;
@@ -875,7 +882,7 @@ mod tests {
                 let before = bank.energy_j();
                 match fraction {
                     None => bank.limit_t60(0.01, FS),
-                    Some(fraction) => bank.scale_decay(fraction, FS),
+                    Some(fraction) => bank.scale_decay(fraction, FS, false),
                 }
                 assert_eq!(bank.energy_j(), before);
                 let mut last = before;

@@ -1,10 +1,10 @@
 //! Voices and the fixed-capacity polyphonic engine: note events and per-note expression in, audio out.
 
-use crate::body::{StrikerKind, StrikerSpec};
+use crate::body::{object_fundamental_hz, StrikerKind, StrikerSpec};
 use crate::contact::HuntCrossley;
 use crate::integrate::Method;
 use crate::interaction::{ContactPrep, ContactSetup, ContactTrace, Damping, Gravity, Hammer};
-use crate::material::{effective_modulus_pa, hertz_stiffness, Material, MATERIALS};
+use crate::material::{Material, MATERIALS};
 use crate::resonator::{BankSetup, ModalBank, ObjectSpec};
 use crate::roll::{RollSettings, Rolling, Track};
 use expression::Follower;
@@ -179,6 +179,12 @@ pub struct Patch {
     pub object_material: &'static Material,
     /// Derive the contact from the materials ([`Patch::resolved`]) rather than the raw k, α, μ.
     pub contact_from_materials: bool,
+    /// Tune the object by its material and size (`object_size_m`) instead of the tuning's keys
+    /// or fixed pitch, for the objects whose pitch those set ([`object_fundamental_hz`]).
+    pub physical_tuning: bool,
+    /// The object's size for physical tuning, m: a bar's or plank's length, a rectangular
+    /// plate's longer side, a circular plate's radius.
+    pub object_size_m: f64,
     /// The object struck by new notes; `f0_hz` is replaced by the note's fundamental.
     pub object: ObjectSpec,
     /// Modal mass of the object in kg.
@@ -225,6 +231,8 @@ impl Default for Patch {
             striker_level: 0.5,
             object_material: &MATERIALS[0],
             contact_from_materials: false,
+            physical_tuning: false,
+            object_size_m: 0.4,
             object: ObjectSpec::marimba(440.0),
             object_mass_kg: 0.1,
             tuning: Tuning {
@@ -268,32 +276,41 @@ impl Default for Patch {
     }
 }
 
+/// The range a physically tuned object's pitch is kept in, Hz (a 5 m steel bar is 1 Hz; a
+/// tiny plate's fundamental past this would leave no mode below Nyquist).
+const MIN_PHYSICAL_F0_HZ: f64 = 1.0;
+const MAX_PHYSICAL_F0_HZ: f64 = 100_000.0;
+
 impl Patch {
     /// The patch as the engine plays it: a striker other than a point mass has the rigid mass its
     /// material and size give at its contact point; with `contact_from_materials` the contact
     /// is Hertz's between the striker's and the object's materials, k = (4/3)·E*·√R*, α = 3/2,
     /// with the object flat where it is struck (R* the striker's radius of curvature there), and
     /// each contact's damping restitutes the pair's coefficient e (eq. 6 inverted at the
-    /// contact's own speed), the smaller of the two materials' typical ones. Cheap: once per
-    /// block.
+    /// contact's own speed), the smaller of the two materials' typical ones. With
+    /// `physical_tuning`, every note strikes the object its material and size tune (where they
+    /// do). Cheap: once per block.
     pub fn resolved(&self) -> Patch {
         let mut patch = *self;
+        if self.physical_tuning {
+            if let Some(f0_hz) =
+                object_fundamental_hz(self.object.kind, self.object_material, self.object_size_m)
+            {
+                patch.tuning.key_tracking = false;
+                patch.tuning.fixed_f0_hz = f0_hz.clamp(MIN_PHYSICAL_F0_HZ, MAX_PHYSICAL_F0_HZ);
+            }
+        }
         let striker = &self.striker;
         patch.hammer_mass_kg = striker.rigid_mass_kg(self.hammer_mass_kg);
         if self.contact_from_materials {
-            let e_star = effective_modulus_pa(striker.material, self.object_material);
+            let (stiffness, restitution) = striker.hertz_contact(self.object_material);
             patch.contact.law = HuntCrossley {
-                stiffness: hertz_stiffness(e_star, striker.contact_radius_m()),
+                stiffness,
                 mu_s_per_m: 0.0,
                 alpha: 1.5,
             };
             patch.contact.damping = Damping::HuntCrossley;
-            patch.contact.restitution = Some(
-                striker
-                    .material
-                    .restitution
-                    .min(self.object_material.restitution),
-            );
+            patch.contact.restitution = Some(restitution);
         }
         patch
     }
@@ -542,7 +559,8 @@ impl Voice {
             if force_n != self.held_press_n {
                 let step_n = force_n - self.held_press_n;
                 self.bank.hold_static_force(step_n);
-                self.press_swing_m_per_s += step_n.abs() * self.bank.step_pickup_bound_per_n();
+                self.hammer.striker_mut().hold_static_force(-step_n);
+                self.press_swing_m_per_s += step_n.abs() * self.step_swing_per_n();
                 self.held_press_n = force_n;
             }
         } else {
@@ -550,6 +568,14 @@ impl Voice {
             let travel_m = self.hammer.velocity_m_per_s() * dt_s;
             self.input_energy_j += mass_kg * accel * travel_m.max(0.0);
         }
+    }
+
+    /// The most a step of one newton held between the striker at rest and the object can set
+    /// either channel swinging by, m/s (see [`ModalBank::step_pickup_bound_per_n`]): both bodies,
+    /// the striker's at its level.
+    fn step_swing_per_n(&self) -> f64 {
+        self.bank.step_pickup_bound_per_n()
+            + self.hammer.striker_level() * self.hammer.striker().step_pickup_bound_per_n()
     }
 
     /// Energy still in play: the object's, plus the hammer's (kinetic and in the contact) until
@@ -587,11 +613,13 @@ impl Voice {
             }
         }
         if patch.release_fraction > 0.0 {
+            // A contact under way (a rolling ball) goes on with the damped modes.
             let fraction = patch.release_fraction.clamp(1e-3, 1.0);
-            self.bank.scale_decay(fraction, sample_rate_hz);
+            let in_contact = self.hammer.in_contact();
+            self.bank.scale_decay(fraction, sample_rate_hz, in_contact);
             self.hammer
                 .striker_mut()
-                .scale_decay(fraction, sample_rate_hz);
+                .scale_decay(fraction, sample_rate_hz, in_contact);
         }
     }
 
@@ -698,8 +726,7 @@ impl Voice {
             // The weight laid on the object at once: a step of force (a heavy ball captured on a
             // light object sets it swinging about where the weight holds it).
             self.rest_counted = true;
-            self.press_swing_m_per_s +=
-                self.hammer.resting_weight_n() * self.bank.step_pickup_bound_per_n();
+            self.press_swing_m_per_s += self.hammer.resting_weight_n() * self.step_swing_per_n();
         }
         let gain = self.gain * patch.gain;
         // Either body can hold all the energy put in: the striker's pickup adds its share at its

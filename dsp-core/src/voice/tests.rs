@@ -620,3 +620,66 @@ fn a_note_prepared_inline_sounds_as_one_prepared_ahead() {
         assert!(first.is_none(), "{mode:?}: differ from sample {first:?}");
     }
 }
+
+/// The engine fuzz's case: a bouncing ball on a one-mode 20 Hz bar retuned down 109 semitones
+/// (a near-free mass the ball pushes far from rest), then all sound off, then the key again. The
+/// choke used to raise the decay at a fixed damped frequency, which stiffened the displaced mode
+/// 10⁸-fold and ran away; a choke now adds damping at the mode's own stiffness.
+#[test]
+fn a_choke_after_a_deep_retune_down_stays_passive() {
+    let mut patch = Patch::default();
+    patch.contact = ContactSetup {
+        law: HuntCrossley {
+            stiffness: 23_617.4,
+            mu_s_per_m: 0.0,
+            alpha: 1.0,
+        },
+        method: Method::Am1,
+        guard: false,
+        exit_correction: false,
+        damping: Damping::HuntCrossley,
+        restitution: None,
+    };
+    patch.hammer_mass_kg = 1.0;
+    patch.object = ObjectSpec {
+        kind: ObjectKind::FreeBar,
+        num_modes: 1,
+        t60_s: 1.0,
+        damping_slope: 0.0,
+        strike_position: 0.0,
+        pickup_position: 0.0,
+        ..patch.object
+    };
+    patch.object_mass_kg = 1.0;
+    patch.tuning.key_tracking = false;
+    patch.tuning.fixed_f0_hz = 20.0;
+    patch.velocity = VelocityCurve {
+        min_m_per_s: 1.0,
+        max_m_per_s: 1.0,
+        range_db: 0.0,
+        shape: 0.1,
+    };
+    patch.mode = PlayMode::Bounce;
+    patch.bounce.height_m = 0.0385;
+    patch.bounce.gravity = Gravity {
+        accel_m_per_s2: 1.0,
+        in_contact: false,
+        capture_m_per_s: 0.0,
+    };
+    let mut engine = Engine::new(8_000.0);
+    engine.set_polyphony(MAX_VOICES);
+    let mut out = [0.0f32; 512];
+    engine.note_on(&patch, 0, 0.0);
+    engine.process(&patch, &mut out[..1]);
+    engine.express(&patch, NoteTarget::default(), Change::Tuning(-108.89));
+    engine.process(&patch, &mut out[..498]);
+    engine.all_sound_off();
+    engine.process(&patch, &mut out[..1]);
+    engine.note_on(&patch, 0, 0.0);
+    engine.process(&patch, &mut out[..11]);
+    for _ in 0..100 {
+        engine.process(&patch, &mut out);
+        assert!(out.iter().all(|y| y.is_finite()));
+    }
+    assert_eq!(engine.non_finite_resets(), 0);
+}
