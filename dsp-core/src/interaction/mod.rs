@@ -2,14 +2,18 @@
 //! object through Hunt–Crossley, with the user's integrator, contact sub-steps, onsets between
 //! samples and an energy guard.
 
-use crate::analytic::{ContactTimes, Impact};
-use crate::contact::{ContactLaw, HuntCrossley};
-use crate::integrate::{safeguarded_newton, Method, MAX_NEWTON_ITERATIONS};
+use crate::analytic::Impact;
+use crate::integrate::Method;
 use crate::resonator::{BankSetup, ModalBank, Mode, Pickup, Slot, Surface};
 
+mod discrete_gradient;
+mod guard;
+mod setup;
 mod trace;
 use crate::restitution::{c_opt_n_s_per_m, mu_for_restitution};
 use crate::voice::{MAX_STIFFNESS, MIN_STIFFNESS};
+use discrete_gradient::{potential_j, solve_discrete_gradient};
+pub use setup::{ContactPrep, ContactSetup, Damping, Gravity};
 pub use trace::{ContactTrace, TracePoint, TRACE_ONSETS, TRACE_POINTS};
 
 /// Upper bound on sub-steps per sample during a contact.
@@ -26,90 +30,6 @@ const RESTING_STEPS_PER_HALF_PERIOD: f64 = 16.0;
 /// Once the hammer recedes and is this far (m) beyond the farthest the object's surface can swing,
 /// it can no longer touch the object and is no longer integrated.
 const RETIRE_GAP_M: f64 = 0.01;
-
-/// How contacts are computed; latched when a contact begins, so changes never reach a contact
-/// under way.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ContactSetup {
-    pub law: HuntCrossley,
-    pub method: Method,
-    /// The energy guard: no contact step may raise the total energy (striker, object, contact).
-    pub guard: bool,
-    /// The paper's exit correction (Section IV-A2) with the exact v_out of eq. (6): applied where
-    /// eq. (6) holds, on a rigid object (no modes) with gravity suspended during contact.
-    pub exit_correction: bool,
-    /// How the contact dissipates.
-    pub damping: Damping,
-    /// A target coefficient of restitution: when set, each contact derives its damping from it and
-    /// its own v_in (Hunt–Crossley μ by inverting eq. 6; the linear damper's c_opt, restitution
-    /// paper eq. 49), replacing `law.mu_s_per_m` or the linear coefficient.
-    pub restitution: Option<f64>,
-}
-
-/// How a contact dissipates energy.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Damping {
-    /// Hunt–Crossley, f = k·x^α·(1 + μ·v) with μ = `law.mu_s_per_m` (eq. 1).
-    HuntCrossley,
-    /// A Hertz spring and a linear damper, f = k·x^α + c·v, separating at zero force
-    /// (restitution paper, eqs. 7 and 20); `law.mu_s_per_m` is not used.
-    Linear { n_s_per_m: f64 },
-}
-
-impl ContactSetup {
-    /// Hunt–Crossley contact with `law` and `method`, the guard and the exit correction on.
-    pub fn hunt_crossley(law: HuntCrossley, method: Method) -> Self {
-        Self {
-            law,
-            method,
-            guard: true,
-            exit_correction: true,
-            damping: Damping::HuntCrossley,
-            restitution: None,
-        }
-    }
-
-    /// The contact force in N at compression `x_m` and compression velocity `v_m_per_s`.
-    #[inline]
-    pub fn force_n(&self, x_m: f64, v_m_per_s: f64) -> f64 {
-        match self.damping {
-            Damping::HuntCrossley => self.law.force_n(x_m, v_m_per_s),
-            Damping::Linear { n_s_per_m } => {
-                if x_m <= 0.0 {
-                    0.0
-                } else {
-                    (self.law.stiffness * self.law.x_pow_alpha(x_m) + n_s_per_m * v_m_per_s)
-                        .max(0.0)
-                }
-            }
-        }
-    }
-}
-
-/// Gravity on the hammer: the bouncing and the rolling ball.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Gravity {
-    /// Acceleration towards the object in m/s² (0: none, the plain strike).
-    pub accel_m_per_s2: f64,
-    /// Whether gravity also acts during contact (eq. 21, where no correction applies) or is
-    /// suspended there, as the paper's corrections assume. Suspension applies only where the exact
-    /// exit correction does (a rigid object, Hunt–Crossley, correction on); on a modal object
-    /// gravity always acts in contact, since suspending it there is not passive.
-    pub in_contact: bool,
-    /// Impacts closing slower than this (m/s) do not separate: at the deepest compression the
-    /// ball settles on the object (the capture velocity of the PLUS model, its Figure 2, below
-    /// which the coefficient of restitution vanishes). 0 disables capture.
-    pub capture_m_per_s: f64,
-}
-
-impl Gravity {
-    /// No gravity: the hammer flies straight.
-    pub const NONE: Gravity = Gravity {
-        accel_m_per_s2: 0.0,
-        in_contact: false,
-        capture_m_per_s: 0.0,
-    };
-}
 
 /// Figures of the contacts since the last strike, for tools and tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -204,42 +124,6 @@ pub struct Hammer {
     stats: ContactStats,
     /// What the note's patch prepared for its contacts (see [`Hammer::set_prepared`]).
     prep: ContactPrep,
-}
-
-/// What a hammer's contacts need that depends only on the patch: computed once per patch, off
-/// the audio thread, and handed to each note's hammer.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ContactPrep {
-    /// Eq. (9) tabulated for the patch's contact shape α.
-    pub times: ContactTimes,
-    /// The patch's target restitution e and the μ·v_in that restitutes it (eq. 6 inverted: μ·v_in
-    /// depends on e alone), or NaN for none.
-    pub restitution: (f64, f64),
-}
-
-impl Default for ContactPrep {
-    /// Nothing prepared: every contact computes what it needs.
-    fn default() -> Self {
-        Self {
-            times: ContactTimes::default(),
-            restitution: (f64::NAN, f64::NAN),
-        }
-    }
-}
-
-impl ContactPrep {
-    /// Become the preparation for `setup`, redoing only what its change needs: the table (a
-    /// quadrature per point) when α changed, the root search when e changed.
-    pub fn update(&mut self, setup: &ContactSetup) {
-        if self.times.alpha() != setup.law.alpha {
-            self.times = ContactTimes::new(setup.law.alpha);
-        }
-        self.restitution = match (setup.restitution, setup.damping) {
-            (Some(e), Damping::HuntCrossley) if e == self.restitution.0 => self.restitution,
-            (Some(e), Damping::HuntCrossley) => (e, mu_for_restitution(e, 1.0)),
-            _ => (f64::NAN, f64::NAN),
-        };
-    }
 }
 
 impl Hammer {
@@ -1021,77 +905,6 @@ impl Hammer {
             energy_j: energy_j as f32,
         });
     }
-
-    /// The energy guard: if the step raised the total energy, take the excess out of the striker's
-    /// kinetic energy, then out of the compression, then out of both bodies' vibration.
-    ///
-    /// AM1 here is energy-consistent by construction, so the guard watches the explicit schemes.
-    fn guard_energy(&mut self, bank: &mut ModalBank) {
-        if !self.setup.guard || self.setup.method == Method::Am1 {
-            return;
-        }
-        let Some(reference_j) = self.contact.map(|c| c.energy_j) else {
-            return;
-        };
-        let setup = self.setup;
-        let law = setup.law;
-        let (x, _) = self.relative(bank);
-        let mut energy = self.contact_energy_j(bank);
-        let mut excess = energy - reference_j;
-        if excess > 0.0 {
-            let kinetic = self.energy_j();
-            if excess <= kinetic {
-                self.velocity_m_per_s *= ((kinetic - excess) / kinetic).sqrt();
-            } else {
-                self.velocity_m_per_s = 0.0;
-                excess -= kinetic;
-                let potential = potential_j(&law, x);
-                let kept = (potential - excess).max(0.0);
-                excess -= potential - kept;
-                let x_kept = if x > 0.0 {
-                    ((law.alpha + 1.0) * kept / law.stiffness).powf(1.0 / (law.alpha + 1.0))
-                } else {
-                    x
-                };
-                self.scale_vibrations(bank, excess);
-                // The surfaces may have moved with the vibration: keep the reduced compression.
-                self.position_m += x_kept - self.relative(bank).0;
-            }
-            // Whatever rounding left over comes out of the vibration, the compression held.
-            for _ in 0..3 {
-                let (x1, _) = self.relative(bank);
-                energy = self.contact_energy_j(bank);
-                let left_j = energy - reference_j;
-                if left_j <= 0.0 || !self.scale_vibrations(bank, left_j) {
-                    break;
-                }
-                self.position_m += x1 - self.relative(bank).0;
-            }
-            self.surface = bank.surface();
-            self.striker_surface = self.striker.surface();
-            let (x1, v1) = self.relative(bank);
-            self.force_n = setup.force_n(x1, v1);
-            energy = self.contact_energy_j(bank);
-        }
-        if let Some(contact) = self.contact.as_mut() {
-            contact.energy_j = energy;
-        }
-    }
-}
-
-impl Hammer {
-    /// Take `excess_j` (J) out of both bodies' vibration, each scaled by the same factor (as far
-    /// as they hold it). Returns whether there was vibration to take it from.
-    fn scale_vibrations(&mut self, bank: &mut ModalBank, excess_j: f64) -> bool {
-        let vibration = bank.energy_j() + self.striker.energy_j();
-        if !(excess_j > 0.0 && vibration > 0.0) {
-            return false;
-        }
-        let factor = ((vibration - excess_j).max(0.0) / vibration).sqrt();
-        bank.scale_vibration(factor);
-        self.striker.scale_vibration(factor);
-        true
-    }
 }
 
 /// `stiffness` (N/m^α) scaled by `scale`, kept within [`MIN_STIFFNESS`, `MAX_STIFFNESS`] (or at
@@ -1101,157 +914,6 @@ fn scaled_stiffness(stiffness: f64, scale: f64) -> f64 {
         return stiffness;
     }
     (stiffness * scale).clamp(MIN_STIFFNESS.min(stiffness), MAX_STIFFNESS.max(stiffness))
-}
-
-/// Contact potential energy V(x) = k·x^(α+1)/(α+1) for x > 0, in joules.
-#[inline]
-fn potential_j(law: &HuntCrossley, x_m: f64) -> f64 {
-    if x_m > 0.0 {
-        law.stiffness * x_m * law.x_pow_alpha(x_m) / (law.alpha + 1.0)
-    } else {
-        0.0
-    }
-}
-
-/// The energy-consistent force of one AM1 step as a function of the new compression:
-/// Φ(x₁) = [V(x₁) − V(x₀)]/(x₁ − x₀) + D·(x₁ − x₀)/h with the damper D = λ·(x₀^α + x₁^α)/2
-/// (Hunt–Crossley) or c (linear), and the step's residual in the held force F, x₁ = x_base − c·F.
-struct DiscreteGradient {
-    law: HuntCrossley,
-    x0: f64,
-    x_base: f64,
-    c: f64,
-    /// k/(α + 1); the Hunt–Crossley damper's λ/(2h), λ = μ·k; the linear damper's c/h (one of
-    /// the two is zero).
-    k_over_q: f64,
-    half_lambda_over_h: f64,
-    linear_over_h: f64,
-    /// x₀^α and V(x₀).
-    p0: f64,
-    v0: f64,
-}
-
-impl DiscreteGradient {
-    fn new(setup: &ContactSetup, x0: f64, x_base: f64, c: f64, h: f64) -> Self {
-        let law = &setup.law;
-        let (mu_s_per_m, linear_n_s_per_m) = match setup.damping {
-            Damping::HuntCrossley => (law.mu_s_per_m, 0.0),
-            Damping::Linear { n_s_per_m } => (0.0, n_s_per_m),
-        };
-        let k_over_q = law.stiffness / (law.alpha + 1.0);
-        let p0 = if x0 > 0.0 { law.x_pow_alpha(x0) } else { 0.0 };
-        Self {
-            law: *law,
-            x0,
-            x_base,
-            c,
-            k_over_q,
-            half_lambda_over_h: 0.5 * mu_s_per_m * law.stiffness / h,
-            linear_over_h: linear_n_s_per_m / h,
-            p0,
-            v0: k_over_q * x0.max(0.0) * p0,
-        }
-    }
-
-    /// Φ and dΦ/dx₁ at x₁: x₁^α = x₁·x₁^(α−1) and its derivative α·x₁^(α−1) from one power, and
-    /// one division (independent of the power, so the two overlap).
-    #[inline(always)]
-    fn phi(&self, x1: f64) -> (f64, f64) {
-        let (k, a, x0, p0) = (self.law.stiffness, self.law.alpha, self.x0, self.p0);
-        let dx = x1 - x0;
-        let (p1, dp1) = if x1 > 0.0 {
-            let r = self.law.x_pow_alpha_minus_one(x1);
-            (x1 * r, a * r)
-        } else {
-            (0.0, 0.0)
-        };
-        let (elastic, d_elastic) = if dx.abs() > 1e-9 * x0.abs().max(x1.abs()).max(1e-300) {
-            // V(x₁) = k·x₁·x₁^α/(α + 1), reusing the power above.
-            let dv = self.k_over_q * x1.max(0.0) * p1 - self.v0;
-            let inv_dx = 1.0 / dx;
-            (dv * inv_dx, (k * p1 - dv * inv_dx) * inv_dx)
-        } else {
-            // The discrete gradient's limit: V'(x̄), slope V''(x̄)/2.
-            let mid = 0.5 * (x0 + x1);
-            if mid > 0.0 {
-                let r = self.law.x_pow_alpha_minus_one(mid);
-                (k * mid * r, 0.5 * k * a * r)
-            } else {
-                (0.0, 0.0)
-            }
-        };
-        let damper = (self.half_lambda_over_h * (p0 + p1) + self.linear_over_h) * dx;
-        let d_damper = self.half_lambda_over_h * (dp1 * dx + p0 + p1) + self.linear_over_h;
-        let value = elastic + damper;
-        if value > 0.0 {
-            (value, d_elastic + d_damper)
-        } else {
-            (0.0, 0.0)
-        }
-    }
-
-    /// g(F) = F − Φ(x_base − c·F) and dg/dF.
-    #[inline(always)]
-    fn residual(&self, force: f64) -> (f64, f64) {
-        let (value, slope_x) = self.phi(self.x_base - self.c * force);
-        (force - value, 1.0 + self.c * slope_x)
-    }
-}
-
-/// Newton iterations tried from the extrapolated guess before falling back to the bracketed
-/// solve of [`solve_discrete_gradient`].
-const UNBRACKETED_ITERATIONS: u32 = 4;
-
-/// The held contact force F of one energy-consistent step from compression `x0`, where the new
-/// compression is x₁ = `x_base` − `c`·F:
-/// F = max(0, [V(x₁) − V(x₀)]/(x₁ − x₀) + λ·(x₀^α + x₁^α)/2·(x₁ − x₀)/h), λ = μ·k.
-/// Solved for F ≥ 0 on g(F) = F − Φ(x₁(F)): first by plain Newton from `guess` (extrapolated from
-/// the last steps' forces, so it usually converges in one or two evaluations); if that leaves F ≥ 0 or
-/// does not settle, by Newton with a bisection safeguard on the bracket [0, Φ(x₁(0))].
-/// Returns (F, iterations).
-fn solve_discrete_gradient(
-    setup: &ContactSetup,
-    x0: f64,
-    x_base: f64,
-    c: f64,
-    h: f64,
-    guess: f64,
-) -> (f64, u32) {
-    let dg = DiscreteGradient::new(setup, x0, x_base, c, h);
-    let g = |force: f64| dg.residual(force);
-    // Plain Newton from the guess. Any root of g with F ≥ 0 makes the step energy-consistent.
-    let mut force = guess.max(0.0);
-    for iteration in 1..=UNBRACKETED_ITERATIONS {
-        let (value, slope) = g(force);
-        let next = force - value / slope;
-        if !(next >= 0.0 && slope > 0.0) {
-            break;
-        }
-        // Newton's error after a step s is about κ·s² (κ the relative curvature of g), so a
-        // relative step of 1e-8 leaves an error near 1e-16.
-        if (next - force).abs() <= 1e-8 * next.max(force) {
-            return (next, iteration);
-        }
-        force = next;
-    }
-    let hi0 = dg.phi(x_base).0;
-    if hi0 <= 0.0 {
-        return (0.0, UNBRACKETED_ITERATIONS);
-    }
-    // g(F) = F − Φ is negative at 0 and usually positive at Φ(x₁(0)). In restitution the damper can
-    // make Φ grow with F: when the root sits at the top of the bracket and g is still negative
-    // there, widen it (Φ vanishes once x₁ is far enough below zero) and solve again.
-    let (mut lo, mut hi) = (0.0, hi0);
-    let mut iterations = UNBRACKETED_ITERATIONS;
-    loop {
-        let (force, newton_iterations) = safeguarded_newton(g, lo, hi, guess, 1e-13 * hi);
-        iterations += newton_iterations;
-        if force < hi * (1.0 - 1e-12) || g(hi).0 >= 0.0 || iterations >= MAX_NEWTON_ITERATIONS {
-            return (force, iterations);
-        }
-        lo = hi;
-        hi *= 2.0;
-    }
 }
 
 #[cfg(test)]

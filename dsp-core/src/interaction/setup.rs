@@ -1,0 +1,126 @@
+//! How contacts are computed (law, integrator, guard, damping, restitution), gravity on the striker, and what a patch prepares for its contacts.
+
+use crate::analytic::ContactTimes;
+use crate::contact::{ContactLaw, HuntCrossley};
+use crate::integrate::Method;
+use crate::restitution::mu_for_restitution;
+
+/// How contacts are computed; latched when a contact begins, so changes never reach a contact
+/// under way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactSetup {
+    pub law: HuntCrossley,
+    pub method: Method,
+    /// The energy guard: no contact step may raise the total energy (striker, object, contact).
+    pub guard: bool,
+    /// The paper's exit correction (Section IV-A2) with the exact v_out of eq. (6): applied where
+    /// eq. (6) holds, on a rigid object (no modes) with gravity suspended during contact.
+    pub exit_correction: bool,
+    /// How the contact dissipates.
+    pub damping: Damping,
+    /// A target coefficient of restitution: when set, each contact derives its damping from it and
+    /// its own v_in (Hunt–Crossley μ by inverting eq. 6; the linear damper's c_opt, restitution
+    /// paper eq. 49), replacing `law.mu_s_per_m` or the linear coefficient.
+    pub restitution: Option<f64>,
+}
+
+/// How a contact dissipates energy.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Damping {
+    /// Hunt–Crossley, f = k·x^α·(1 + μ·v) with μ = `law.mu_s_per_m` (eq. 1).
+    HuntCrossley,
+    /// A Hertz spring and a linear damper, f = k·x^α + c·v, separating at zero force
+    /// (restitution paper, eqs. 7 and 20); `law.mu_s_per_m` is not used.
+    Linear { n_s_per_m: f64 },
+}
+
+impl ContactSetup {
+    /// Hunt–Crossley contact with `law` and `method`, the guard and the exit correction on.
+    pub fn hunt_crossley(law: HuntCrossley, method: Method) -> Self {
+        Self {
+            law,
+            method,
+            guard: true,
+            exit_correction: true,
+            damping: Damping::HuntCrossley,
+            restitution: None,
+        }
+    }
+
+    /// The contact force in N at compression `x_m` and compression velocity `v_m_per_s`.
+    #[inline]
+    pub fn force_n(&self, x_m: f64, v_m_per_s: f64) -> f64 {
+        match self.damping {
+            Damping::HuntCrossley => self.law.force_n(x_m, v_m_per_s),
+            Damping::Linear { n_s_per_m } => {
+                if x_m <= 0.0 {
+                    0.0
+                } else {
+                    (self.law.stiffness * self.law.x_pow_alpha(x_m) + n_s_per_m * v_m_per_s)
+                        .max(0.0)
+                }
+            }
+        }
+    }
+}
+
+/// Gravity on the hammer: the bouncing and the rolling ball.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Gravity {
+    /// Acceleration towards the object in m/s² (0: none, the plain strike).
+    pub accel_m_per_s2: f64,
+    /// Whether gravity also acts during contact (eq. 21, where no correction applies) or is
+    /// suspended there, as the paper's corrections assume. Suspension applies only where the exact
+    /// exit correction does (a rigid object, Hunt–Crossley, correction on); on a modal object
+    /// gravity always acts in contact, since suspending it there is not passive.
+    pub in_contact: bool,
+    /// Impacts closing slower than this (m/s) do not separate: at the deepest compression the
+    /// ball settles on the object (the capture velocity of the PLUS model, its Figure 2, below
+    /// which the coefficient of restitution vanishes). 0 disables capture.
+    pub capture_m_per_s: f64,
+}
+
+impl Gravity {
+    /// No gravity: the hammer flies straight.
+    pub const NONE: Gravity = Gravity {
+        accel_m_per_s2: 0.0,
+        in_contact: false,
+        capture_m_per_s: 0.0,
+    };
+}
+
+/// What a hammer's contacts need that depends only on the patch: computed once per patch, off
+/// the audio thread, and handed to each note's hammer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactPrep {
+    /// Eq. (9) tabulated for the patch's contact shape α.
+    pub times: ContactTimes,
+    /// The patch's target restitution e and the μ·v_in that restitutes it (eq. 6 inverted: μ·v_in
+    /// depends on e alone), or NaN for none.
+    pub restitution: (f64, f64),
+}
+
+impl Default for ContactPrep {
+    /// Nothing prepared: every contact computes what it needs.
+    fn default() -> Self {
+        Self {
+            times: ContactTimes::default(),
+            restitution: (f64::NAN, f64::NAN),
+        }
+    }
+}
+
+impl ContactPrep {
+    /// Become the preparation for `setup`, redoing only what its change needs: the table (a
+    /// quadrature per point) when α changed, the root search when e changed.
+    pub fn update(&mut self, setup: &ContactSetup) {
+        if self.times.alpha() != setup.law.alpha {
+            self.times = ContactTimes::new(setup.law.alpha);
+        }
+        self.restitution = match (setup.restitution, setup.damping) {
+            (Some(e), Damping::HuntCrossley) if e == self.restitution.0 => self.restitution,
+            (Some(e), Damping::HuntCrossley) => (e, mu_for_restitution(e, 1.0)),
+            _ => (f64::NAN, f64::NAN),
+        };
+    }
+}
