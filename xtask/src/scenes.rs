@@ -1,11 +1,11 @@
 //! Bounce, roll and two-body demo scenes: WAVs rendered by dsp-core's voice engine (the plugin's
 //! own DSP), PNG plots of the ball's height and of the rolling contact force, and spectrograms of
-//! a teaspoon on a wine glass with and without the spoon's own ring.
+//! strikers with modes of their own on objects, the striker's modes marked.
 
 use anyhow::{anyhow, Result};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
-use urto_dsp::body::{StrikerKind, StrikerSpec};
+use urto_dsp::body::{StrikerKind, StrikerSpec, MAX_STRIKER_MODES};
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::integrate::Method;
 use urto_dsp::interaction::{ContactSetup, Gravity, Hammer};
@@ -107,40 +107,127 @@ fn scenes() -> Vec<Scene> {
     );
     marble.patch.roll.speed_m_per_s = 0.6;
     marble.hold_s = 4.0;
-    let spoon = teaspoon_on_wine_glass("teaspoon-on-wine-glass", 0.3);
-    let glass_only = teaspoon_on_wine_glass("teaspoon-on-wine-glass-glass-only", 0.0);
-    vec![ping_pong, steel, rubber, marble, spoon, glass_only]
+    let mut all = vec![ping_pong, steel, rubber, marble];
+    all.extend(two_body_scenes().into_iter().map(|(scene, _)| scene));
+    all
 }
 
-/// A steel teaspoon (a 12 cm rod, 865 Hz) taps a wine glass at 660 Hz, the contact from the two
-/// materials, the spoon's own modes heard at `striker_level`.
-fn teaspoon_on_wine_glass(name: &'static str, striker_level: f64) -> Scene {
-    let steel = by_id("steel").unwrap_or(&MATERIALS[0]);
-    let glass = by_id("glass").unwrap_or(&MATERIALS[0]);
+/// The two-body scenes and their spectrograms' titles: a striker with modes of its own on an
+/// object, the contact from the two materials, struck once at 0.5 m/s.
+fn two_body_scenes() -> Vec<(Scene, &'static str)> {
+    let spec = |kind, material: &str, size_m| StrikerSpec {
+        kind,
+        material: by_id(material).unwrap_or(&MATERIALS[0]),
+        size_m,
+    };
+    vec![
+        (
+            two_body(
+                "teaspoon-on-wine-glass",
+                spec(StrikerKind::Rod, "steel", 0.12),
+                0.3,
+                ObjectKind::Glass,
+                "glass",
+                660.0,
+                3.0,
+            ),
+            "A steel teaspoon (a 12 cm rod) on a wine glass at 660 Hz",
+        ),
+        (
+            two_body(
+                "teaspoon-on-wine-glass-glass-only",
+                spec(StrikerKind::Rod, "steel", 0.12),
+                0.0,
+                ObjectKind::Glass,
+                "glass",
+                660.0,
+                3.0,
+            ),
+            "The same tap with the spoon silent (striker level 0)",
+        ),
+        (
+            two_body(
+                "steel-ball-on-steel-plate",
+                spec(StrikerKind::Ball, "steel", 0.015),
+                1.0,
+                ObjectKind::CircularPlate,
+                "steel",
+                300.0,
+                3.0,
+            ),
+            "A 15 mm steel ball on a steel plate (the ball's modes are ultrasonic)",
+        ),
+        (
+            two_body(
+                "glass-marble-on-ceramic-tile",
+                spec(StrikerKind::Ball, "glass", 0.008),
+                1.0,
+                ObjectKind::RectangularPlate,
+                "ceramic",
+                1500.0,
+                0.5,
+            ),
+            "A glass marble on a ceramic tile (the marble's modes are ultrasonic)",
+        ),
+        (
+            two_body(
+                "wooden-stick-on-glass-bottle",
+                spec(StrikerKind::Rod, "maple", 0.3),
+                0.5,
+                ObjectKind::Glass,
+                "glass",
+                420.0,
+                1.5,
+            ),
+            "A maple stick (30 cm) on a glass bottle at 420 Hz",
+        ),
+        (
+            two_body(
+                "rubber-ball-on-oak-plank",
+                spec(StrikerKind::Ball, "soft-rubber", 0.03),
+                1.0,
+                ObjectKind::Plank,
+                "oak",
+                120.0,
+                0.4,
+            ),
+            "A soft rubber ball (30 mm radius) on an oak plank at 120 Hz",
+        ),
+    ]
+}
+
+/// `striker` strikes an object of `object_kind` and `object_material` at `f0_hz` with
+/// fundamental T60 `t60_s`, the contact from the two materials, the striker's own modes heard at
+/// `striker_level`.
+fn two_body(
+    name: &'static str,
+    striker: StrikerSpec,
+    striker_level: f64,
+    object_kind: ObjectKind,
+    object_material: &str,
+    f0_hz: f64,
+    t60_s: f64,
+) -> Scene {
     let mut patch = Patch {
-        striker: StrikerSpec {
-            kind: StrikerKind::Rod,
-            material: steel,
-            size_m: 0.12,
-        },
+        striker,
         striker_level,
-        object_material: glass,
+        object_material: by_id(object_material).unwrap_or(&MATERIALS[0]),
         contact_from_materials: true,
         level: Level::Physical,
-        object: object(ObjectKind::Glass, 660.0, 3.0, 32),
-        object_mass_kg: 0.05,
+        object: object(object_kind, f0_hz, t60_s, 48),
+        object_mass_kg: 0.1,
         ..Patch::default()
     };
     patch.tuning.key_tracking = false;
-    patch.tuning.fixed_f0_hz = 660.0;
+    patch.tuning.fixed_f0_hz = f0_hz;
     patch.velocity.min_m_per_s = 0.5;
     patch.velocity.max_m_per_s = 0.5;
     Scene {
         name,
         patch: patch.resolved(),
         velocity: 1.0,
-        hold_s: 4.0,
-        seconds: 4.0,
+        hold_s: 3.0,
+        seconds: 3.0,
     }
 }
 
@@ -327,18 +414,15 @@ pub fn render_all(out_dir: &Path) -> Result<Vec<String>> {
         plot(path, title, x, y, points)?;
         written.push(format!("  {}", path.display()));
     }
-    for (scene, title) in [
-        (
-            &all[4],
-            "Teaspoon on a wine glass: the glass and the spoon's own modes",
-        ),
-        (
-            &all[5],
-            "The same tap with the spoon silent (striker level 0)",
-        ),
-    ] {
+    for (scene, title) in two_body_scenes() {
         let path = out_dir.join(format!("{}-spectrogram.png", scene.name));
-        spectrogram(&path, title, &render(scene))?;
+        let mut modes = [Mode::SILENT; MAX_STRIKER_MODES];
+        let body = scene
+            .patch
+            .striker
+            .body(scene.patch.hammer_mass_kg, &mut modes);
+        let marks: Vec<f64> = modes[..body.num_modes].iter().map(|m| m.freq_hz).collect();
+        spectrogram(&path, title, &render(&scene), &marks)?;
         written.push(format!("  {}", path.display()));
     }
     Ok(written)
@@ -352,8 +436,10 @@ const SPECTROGRAM_MAX_HZ: f64 = 12_000.0;
 const SPECTROGRAM_RANGE_DB: f64 = 90.0;
 
 /// A spectrogram of `audio` (Hann-windowed frames of [`FRAME`] every [`HOP`] samples) as a PNG:
-/// time across, frequency up to [`SPECTROGRAM_MAX_HZ`], level in dB below the loudest cell.
-fn spectrogram(path: &Path, title: &str, audio: &[f32]) -> Result<()> {
+/// time across, frequency up to [`SPECTROGRAM_MAX_HZ`], level in dB below the loudest cell; the
+/// striker's mode frequencies `marks_hz` as white dashes at the left edge (those above the plot
+/// are listed in the caption).
+fn spectrogram(path: &Path, title: &str, audio: &[f32], marks_hz: &[f64]) -> Result<()> {
     let fft = rustfft::FftPlanner::<f64>::new().plan_fft_forward(FRAME);
     let window: Vec<f64> = (0..FRAME)
         .map(|i| 0.5 - 0.5 * (std::f64::consts::TAU * i as f64 / FRAME as f64).cos())
@@ -374,10 +460,11 @@ fn spectrogram(path: &Path, title: &str, audio: &[f32]) -> Result<()> {
         );
     }
     let top = frames.iter().flatten().fold(f64::MIN, |m, &x| m.max(x));
-    let root = BitMapBackend::new(path, (1000, 500)).into_drawing_area();
+    let root = BitMapBackend::new(path, (1000, 530)).into_drawing_area();
     root.fill(&WHITE)?;
+    let (plot_area, caption_area) = root.split_vertically(500);
     let seconds = audio.len() as f64 / FS;
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(&plot_area)
         .caption(title, ("sans-serif", 22))
         .margin(12)
         .x_label_area_size(44)
@@ -401,6 +488,28 @@ fn spectrogram(path: &Path, title: &str, audio: &[f32]) -> Result<()> {
             )
         })
     }))?;
+    let dash = 0.04 * seconds;
+    chart.draw_series(
+        marks_hz
+            .iter()
+            .filter(|&&f| f < SPECTROGRAM_MAX_HZ)
+            .map(|&f| PathElement::new([(0.0, f), (dash, f)], WHITE.stroke_width(3))),
+    )?;
+    let above: Vec<String> = marks_hz
+        .iter()
+        .filter(|&&f| f >= SPECTROGRAM_MAX_HZ)
+        .take(3)
+        .map(|f| format!("{:.0} kHz", f / 1000.0))
+        .collect();
+    let caption = if above.is_empty() {
+        "white dashes: the striker's own modes".to_string()
+    } else {
+        format!(
+            "white dashes: the striker's own modes; above the plot: {} …",
+            above.join(", ")
+        )
+    };
+    caption_area.draw(&Text::new(caption, (90, 6), ("sans-serif", 15)))?;
     root.present()?;
     Ok(())
 }
