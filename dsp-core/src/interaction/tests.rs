@@ -303,40 +303,56 @@ fn mode(freq_hz: f64, t60_s: f64, strike_shape: f64) -> Mode {
     }
 }
 
-/// Striker and object masses and modes, k, α, μ and v_in: a steel ball's first mode on a light
+/// The brute-force comparisons' systems and impact speeds: a steel ball's first mode on a light
 /// plate (α = 1.5), a wooden stick on a bar (α = 1), a damped contact with a low striker mode.
-type TwoBodyCase = (f64, Mode, f64, Mode, f64, f64, f64, f64);
-
-fn two_body_cases() -> [TwoBodyCase; 3] {
+fn two_body_cases() -> [(TwoBody, f64); 3] {
+    let case =
+        |striker_mass_kg, striker, object_mass_kg, object, stiffness, alpha, mu_s_per_m| TwoBody {
+            striker_mass_kg,
+            striker,
+            object_mass_kg,
+            object,
+            law: HuntCrossley {
+                stiffness,
+                mu_s_per_m,
+                alpha,
+            },
+        };
     [
         (
-            0.02,
-            mode(9_000.0, 0.5, 1.3),
-            0.3,
-            mode(1_200.0, 2.0, 1.0),
-            1e8,
-            1.5,
-            0.0,
+            case(
+                0.02,
+                mode(9_000.0, 0.5, 1.3),
+                0.3,
+                mode(1_200.0, 2.0, 1.0),
+                1e8,
+                1.5,
+                0.0,
+            ),
             1.0,
         ),
         (
-            0.05,
-            mode(2_500.0, 0.2, 1.6),
-            0.5,
-            mode(440.0, 1.0, 0.8),
-            3e6,
-            1.0,
-            0.0,
+            case(
+                0.05,
+                mode(2_500.0, 0.2, 1.6),
+                0.5,
+                mode(440.0, 1.0, 0.8),
+                3e6,
+                1.0,
+                0.0,
+            ),
             0.5,
         ),
         (
-            0.01,
-            mode(1_500.0, 0.1, 1.0),
-            0.1,
-            mode(800.0, 0.8, 1.2),
-            1e7,
-            1.5,
-            0.3,
+            case(
+                0.01,
+                mode(1_500.0, 0.1, 1.0),
+                0.1,
+                mode(800.0, 0.8, 1.2),
+                1e7,
+                1.5,
+                0.3,
+            ),
             2.0,
         ),
     ]
@@ -348,23 +364,10 @@ fn two_body_cases() -> [TwoBodyCase; 3] {
 /// 80 steps per contact on a 9 kHz striker mode, 0.03 % with 1280).
 #[test]
 fn two_ringing_bodies_match_a_brute_force_integration() {
-    for (striker_mass_kg, striker, object_mass_kg, object, stiffness, alpha, mu, v_in) in
-        two_body_cases()
-    {
-        let system = TwoBody {
-            striker_mass_kg,
-            striker,
-            object_mass_kg,
-            object,
-            law: HuntCrossley {
-                stiffness,
-                mu_s_per_m: mu,
-                alpha,
-            },
-        };
+    for (system, v_in) in two_body_cases() {
         let (v_ref, e_ref) = system.reference(v_in, 1e8);
         assert!(
-            e_ref > 1e-4 * 0.5 * striker_mass_kg * v_in * v_in,
+            e_ref > 1e-4 * 0.5 * system.striker_mass_kg * v_in * v_in,
             "the striker barely rings"
         );
         let (v_out, e_out) = system.simulate(v_in, 96_000.0, Method::Am1, false);
@@ -488,20 +491,7 @@ fn two_ringing_bodies_never_gain_energy() {
 /// cases below is 0.5 % and 6.5 %; at 384 kHz 0.13 % and 3 %.)
 #[test]
 fn the_explicit_schemes_couple_two_ringing_bodies() {
-    for (striker_mass_kg, striker, object_mass_kg, object, stiffness, alpha, mu, v_in) in
-        two_body_cases()
-    {
-        let system = TwoBody {
-            striker_mass_kg,
-            striker,
-            object_mass_kg,
-            object,
-            law: HuntCrossley {
-                stiffness,
-                mu_s_per_m: mu,
-                alpha,
-            },
-        };
+    for (system, v_in) in two_body_cases() {
         let (v_ref, e_ref) = system.reference(v_in, 1e8);
         for method in [Method::Verlet, Method::Heun, Method::Rk4] {
             let (v_out, e_out) = system.simulate(v_in, 384_000.0, method, false);
