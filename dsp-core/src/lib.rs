@@ -16,5 +16,6 @@ pub mod interaction;
 pub mod material;
 pub mod resonator;
 pub mod restitution;
+pub mod rigid;
 pub mod roll;
 pub mod voice;

@@ -9,6 +9,7 @@ mod bench;
 mod demo;
 mod factory;
 mod paper;
+mod rigid;
 mod scenes;
 mod soak;
 mod standalone;
@@ -40,6 +41,12 @@ const USAGE: &str = "usage: cargo xtask <command>
                          one mass–wall impact and its error metrics
   bounce (impact's flags) [--impacts N]   the rebound sequence of Table III
   restitution --e --vin [--k --alpha --mass --fs --json]   μ for a target e, and e measured
+  rigid jia-wang --problem FILE.json [--method exact|algorithm1-fs|algorithm1-vs|brute] [--json]
+  rigid jia-wang icosa|pin-ball|frictionless [--method …] [--json]
+                         Jia & Wang's 3D frictional impact, beside the paper's printed values
+  rigid plus --problem FILE.json [--json]
+  rigid plus brick --mu 0.125|0.225|0.325 [--theta-max T] | cradle | flat-brick [--json]
+                         PLUS simultaneous frictional impacts, beside the paper's printed values
   bundle    (nice-plug-xtask) e.g. `cargo xtask bundle urto --release`";
 
 fn main() -> Result<()> {
@@ -77,6 +84,7 @@ fn main() -> Result<()> {
         Some("paper") => paper::paper(args.iter().any(|a| a == "--json")),
         Some("impact") => paper::impact(&paper::ImpactArgs::parse_from(&args)),
         Some("bounce") => paper::bounce(&paper::BounceArgs::parse_from(&args)),
+        Some("rigid") => rigid::rigid(&args[1..]),
         Some("restitution") => paper::restitution(&paper::RestitutionArgs::parse_from(&args)),
         Some("help" | "--help" | "-h") | None => {
             println!("{USAGE}");
