@@ -118,7 +118,14 @@ mod tests {
         let ball = RigidBody::at_rest(m, DVec3::splat(0.4 * m * rho * rho));
         let (w, _) = inverse_inertia_at(&ball, DVec3::new(0.0, 0.0, -rho), None, DVec3::Z);
         let expected = DMat3::from_diagonal(DVec3::new(7.0, 7.0, 2.0) / (2.0 * m));
-        assert!((w - expected).abs().to_cols_array().iter().all(|d| *d < 1e-9), "{w:?}");
+        assert!(
+            (w - expected)
+                .abs()
+                .to_cols_array()
+                .iter()
+                .all(|d| *d < 1e-9),
+            "{w:?}"
+        );
     }
 
     /// The velocity change at the contact of an impulse is W times it (eq. 4), for a tilted,
@@ -135,6 +142,10 @@ mod tests {
         let w_world = body.inverse_inertia_term(r);
         body.apply_impulse(r, impulse);
         let change = body.velocity_at(r) - before;
-        assert!((change - w_world * impulse).length() < 1e-12, "{change} vs {}", w_world * impulse);
+        assert!(
+            (change - w_world * impulse).length() < 1e-12,
+            "{change} vs {}",
+            w_world * impulse
+        );
     }
 }
