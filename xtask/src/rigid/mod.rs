@@ -10,6 +10,8 @@ pub fn rigid(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("jia-wang") => jia_wang::run(args),
         Some("plus") => plus::run(args),
-        _ => bail!("usage: cargo xtask rigid jia-wang|plus …  (see `cargo xtask rigid jia-wang --help`)"),
+        _ => bail!(
+            "usage: cargo xtask rigid jia-wang|plus …  (see `cargo xtask rigid jia-wang --help`)"
+        ),
     }
 }

@@ -1,1 +1,0 @@
-//! PLUS (Uchida, Sherman & Delp): simultaneous frictional impacts at several contacts of one rigid body.
