@@ -1,9 +1,11 @@
 //! The engine's audio path (note-on, expression, process, ended notes, a striker with modes of its
-//! own) never allocates, checked by assert_no_alloc.
+//! own) and the rigid-body impact solvers never allocate, checked by assert_no_alloc.
 
 use assert_no_alloc::{assert_no_alloc, AllocDisabler};
 use urto_dsp::body::{StrikerKind, StrikerSpec};
 use urto_dsp::material::MATERIALS;
+use urto_dsp::rigid::jia_wang::{self, examples as jw, Method};
+use urto_dsp::rigid::plus::{examples as plus, Plus};
 use urto_dsp::voice::{Change, Engine, Expression, NoteId, NoteTarget, Patch, PlayMode};
 
 #[global_allocator]
@@ -91,4 +93,30 @@ fn two_ringing_bodies_do_not_allocate() {
             }
         });
     }
+}
+
+/// Jia–Wang's methods and PLUS (one body with four contacts, five bodies in a row) solve
+/// without allocating once constructed: the drop mode runs them inside a voice.
+#[test]
+fn rigid_impacts_do_not_allocate() {
+    let problem = jw::pin_ball().problem;
+    let methods = [
+        Method::Exact,
+        Method::Algorithm1Fixed { step_n_s: 0.002 },
+        jw::PAPER_VARIABLE_STEP,
+        Method::Brute { step_n_s: 1e-3 },
+    ];
+    let mut solver = Plus::new();
+    let flat = plus::flat_brick(glam::DVec3::new(-2.0, 0.0, -8.84));
+    let cradle = plus::cradle();
+    let (mu, e_min) = plus::TABLE_A1_MU_E_MIN[1];
+    let brick = plus::corner_brick(mu, e_min, 0.05);
+    assert_no_alloc(|| {
+        for method in methods {
+            assert!(jia_wang::solve(&problem, method).is_ok());
+        }
+        for scenario in [&flat, &cradle, &brick] {
+            assert!(scenario.solve(&mut solver).is_ok());
+        }
+    });
 }

@@ -36,6 +36,11 @@ pub fn bench(json_output: bool) -> Result<()> {
         "note_on_ns": ns("chords/note_on"),
         "burst_64_notes_block_ratio": ns("chords/burst_64_notes_block") / block_ns,
         "retune_ns_per_voice": ns("chords/bend_64_notes"),
+        "jia_wang_exact_us": ns("rigid_jia_wang/pin_ball_exact") / 1e3,
+        "jia_wang_algorithm1_fs_us": ns("rigid_jia_wang/pin_ball_algorithm1_fs") / 1e3,
+        "jia_wang_algorithm1_vs_us": ns("rigid_jia_wang/pin_ball_algorithm1_vs") / 1e3,
+        "plus_brick_us": ns("rigid_plus/brick_theta_0_01") / 1e3,
+        "plus_flat_brick_us": ns("rigid_plus/flat_brick") / 1e3,
     });
     if json_output {
         let mut all = headline.as_object().cloned().unwrap_or_default();
