@@ -25,6 +25,9 @@ pub(super) enum StepRule {
     Variable { eps: f64, h1: f64, h2: f64 },
 }
 
+/// Largest turn of the sliding direction in one VS step (our addition to eq. 36, see below).
+const TURN_LIMIT_RAD: f64 = 0.1;
+
 /// Run Algorithm 1.
 pub(super) fn solve(walk: &mut Walk, rule: StepRule) -> Result<(), Error> {
     if let Some(done) = start(walk) {
@@ -56,7 +59,18 @@ pub(super) fn solve(walk: &mut Walk, rule: StepRule) -> Result<(), Error> {
                     } else {
                         cap
                     };
-                    eps * h1 / speed + (1.0 - eps) * h_turn
+                    // Eq. 36 measures the turn of the hodograph (the curve), but the friction
+                    // follows the turn of the sliding direction γ̂, which a straight hodograph
+                    // passing near γ = 0 can make fast: a step may also turn γ̂ by at most
+                    // TURN_LIMIT_RAD, Δθ = |γ̂ × γ'| h/‖γ‖ ≤ 0.1 rad. Without it a near-elastic impact whose hodograph
+                    // starts straight is taken in one Euler step and can gain energy.
+                    let direction_rate = dir.perp_dot(g).abs() / gamma.length();
+                    let h_direction = if direction_rate > 0.0 {
+                        TURN_LIMIT_RAD / direction_rate
+                    } else {
+                        cap
+                    };
+                    (eps * h1 / speed + (1.0 - eps) * h_turn).min(h_direction)
                 }
             }
         };

@@ -299,6 +299,7 @@ impl Plus {
         let mut work_j = 0.0;
         let mut captured = [false; MAX_CONTACTS];
         let mut stalled = false;
+        let round_budget = 100 + (4.0 * std::f64::consts::PI / settings.theta_max_rad) as usize;
         loop {
             // Algorithm 2: the expansion impulses accumulated last round are applied this round.
             self.pi_expansion = self.pi_accumulated;
@@ -342,12 +343,18 @@ impl Plus {
                 record[..k_count].copy_from_slice(&self.phase[..k_count]);
             }
             outcome.rounds += 1;
+            let mut round_intervals = 0usize;
             loop {
                 if outcome.compression_intervals + outcome.expansion_intervals
                     >= settings.max_intervals
                 {
                     return Err(PlusError::DidNotFinish);
                 }
+                // A round that has turned its sliding directions through two full turns in
+                // θ_max steps and still goes on is cycling (a slide that neither stops nor
+                // settles, kept alive by another contact's jam): it is treated as stalled.
+                round_intervals += 1;
+                stalled |= round_intervals > round_budget;
                 let (pi, alpha, round_ends) = self.interval(settings, stalled);
                 let compressing = (0..k_count).any(|k| {
                     self.phase[k] == Phase::Compressing
