@@ -107,7 +107,7 @@ fn printed(name: &str, args: &Args) -> Value {
         "brick" => {
             let behaviour = match examples::TABLE_A1_MU_E_MIN
                 .iter()
-                .position(|(m, _)| *m == args.mu)
+                .position(|(m, _)| (m - args.mu).abs() < 1e-9)
             {
                 Some(0) => "never",
                 Some(1) => "expansion",
@@ -222,8 +222,7 @@ fn read_problem(path: &PathBuf) -> Result<Scenario> {
         theta_max_rad: p.theta_max,
         ..Settings::paper(p.e_min)
     };
-    let mut scenario = examples::cradle();
-    scenario.settings = settings;
+    let mut scenario = Scenario::new(settings);
     scenario.bodies[0] = body;
     scenario.body_count = 1;
     for (slot, point) in scenario.contacts.iter_mut().zip(&p.contacts) {
@@ -290,6 +289,7 @@ fn print_table(report: &Value) {
         }
     }
     line("kinetic_energy_j");
+    line("energy_capped");
     if !report["printed"].is_null() {
         println!("{:>16}: {}", "paper", report["printed"]);
     }

@@ -42,7 +42,8 @@ pub struct Scenario {
 }
 
 impl Scenario {
-    fn new(settings: Settings) -> Self {
+    /// No bodies and no contacts yet.
+    pub fn new(settings: Settings) -> Self {
         let at_rest = RigidBody::at_rest(1.0, DVec3::ONE);
         let none = Contact {
             body: 0,

@@ -36,13 +36,13 @@ impl Plus {
         let contacts = self.contacts;
         for k in 0..contacts {
             let v_xy = DVec2::new(self.v[3 * k], self.v[3 * k + 1]);
-            // A compressing contact that other contacts' impulses have lifted off (v_z ≥ 0)
-            // observes until the round ends: Table 1's A_z π = −v_z would pull it back.
+            // A compressing contact that other contacts' impulses have lifted off (v_z > 0)
+            // has no normal row while it separates: Table 1's A_z π = −v_z would pull it back.
+            // A resting contact (see `Plus::solve`) keeps its row while it is at rest.
             let compressing = self.phase[k] == Phase::Compressing;
-            // Resting contacts (see `Plus::solve`) keep their normal row while they rest.
-            let resting = self.v[3 * k + 2] <= settings.restitution.v_capture_m_per_s;
-            let approaching = self.v[3 * k + 2] < -settings.velocity_tolerance_m_per_s
-                || (resting && self.rests[k]);
+            let v_z = self.v[3 * k + 2];
+            let approaching = v_z < -settings.velocity_tolerance_m_per_s
+                || (self.rests[k] && v_z <= settings.velocity_tolerance_m_per_s);
             self.normal_active[k] = compressing && approaching;
             self.advance[k] = 0.0;
             let frictionless = self.mu[k] == 0.0
@@ -215,19 +215,14 @@ impl Plus {
         }
         for r in 0..n {
             let i = velocity_rows[r];
-            // A normal row drives an approach to rest; a resting contact's row only keeps it
-            // from approaching (its slow separation is left alone).
-            let target = if i % 3 == 2 {
-                self.v[i].min(0.0)
-            } else {
-                self.v[i]
-            };
             let row = &self.a.a[i];
-            rhs[r] = -target - a_fixed[i];
+            rhs[r] = -self.v[i] - a_fixed[i];
             for j in 0..n {
                 let base = 3 * column_contact[j];
                 let t: f64 = (0..3).map(|i| row[base + i] * column_entries[j][i]).sum();
-                // Scaled columns: the minimum-norm u = ‖T_j‖ y_j minimises ‖π − c‖.
+                // Scaled columns: T's columns have disjoint or orthogonal supports on which c is
+                // zero, so ‖π‖² = ‖c‖² + Σ (‖T_j‖ y_j)²; the minimum-norm u = ‖T_j‖ y_j thus
+                // minimises ‖π‖, Table 1's objective.
                 m.a[r][j] = t / norms[j];
             }
         }

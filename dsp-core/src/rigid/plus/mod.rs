@@ -299,6 +299,7 @@ impl Plus {
         let mut work_j = 0.0;
         let mut captured = [false; MAX_CONTACTS];
         let mut stalled = false;
+        let mut restitution_dropped = false;
         let round_budget = 100 + (4.0 * std::f64::consts::PI / settings.theta_max_rad) as usize;
         loop {
             // Algorithm 2: the expansion impulses accumulated last round are applied this round.
@@ -375,15 +376,25 @@ impl Plus {
                 let pap: f64 = (0..rows).map(|i| pi[i] * self.a.mul_row(i, &pi)).sum();
                 let step_work = alpha * pv + 0.5 * alpha * alpha * pap;
                 if work_j + step_work > energy_tolerance_j {
-                    let room = energy_tolerance_j - work_j;
-                    alpha = if pap > 0.0 {
-                        (-pv + (pv * pv + 2.0 * pap * room).max(0.0).sqrt()) / pap
+                    // The positive root of ½ A α² + (v·π) α = room, in the form that does not
+                    // cancel for v·π ≥ 0.
+                    let room = (energy_tolerance_j - work_j).max(0.0);
+                    let disc = (pv * pv + 2.0 * pap * room).max(0.0).sqrt();
+                    let root = if pv >= 0.0 {
+                        if pv + disc > 0.0 {
+                            2.0 * room / (pv + disc)
+                        } else {
+                            0.0
+                        }
+                    } else if pap > 0.0 {
+                        (disc - pv) / pap
                     } else {
-                        room / pv
-                    }
-                    .clamp(0.0, alpha);
+                        alpha
+                    };
+                    alpha = root.clamp(0.0, alpha);
                     self.pi_expansion = [0.0; MAX_CONTACTS];
-                    self.restitution = [0.0; MAX_CONTACTS];
+                    self.pi_accumulated = [0.0; MAX_CONTACTS];
+                    restitution_dropped = true;
                     outcome.energy_capped = true;
                     round_ends = true;
                 }
@@ -399,7 +410,9 @@ impl Plus {
                     match self.phase[k] {
                         Phase::Expanding => self.pi_expansion[k] *= 1.0 - alpha,
                         Phase::Compressing => {
-                            self.pi_accumulated[k] += self.restitution[k] * z;
+                            if !restitution_dropped {
+                                self.pi_accumulated[k] += self.restitution[k] * z;
+                            }
                             outcome.compression_impulse_n_s[k] += z;
                             captured[k] |= z > 0.0 && self.restitution[k] == 0.0;
                         }
