@@ -1,0 +1,155 @@
+//! Free flight of a rigid body: exact ballistic translation under gravity and torque-free rotation by an explicit Lie–Poisson splitting that conserves the angular momentum exactly.
+//!
+//! The drop mode (issue 16) moves bodies between impacts with it. The rotation splits the free
+//! rigid body's energy H = Σ Πᵢ²/(2Iᵢ) (Π the angular momentum in body axes) into its three
+//! terms; each term's flow is a rotation about one principal axis at the constant rate Πᵢ/Iᵢ,
+//! solved exactly, and the symmetric (Strang) composition 1-2-3-2-1 is second order, symplectic
+//! and time-reversible (McLachlan 1993, "Explicit Lie–Poisson integration and the Euler
+//! equations", Phys. Rev. Lett. 71, 3043). The world angular momentum R Π is unchanged by every
+//! sub-step, so it is conserved to round-off; the energy has no drift, only an O(h²) oscillation.
+
+use glam::{DQuat, DVec3};
+
+use super::RigidBody;
+
+impl RigidBody {
+    /// Angular momentum about the centre of mass, world frame: R Q Rᵀ ω.
+    pub fn angular_momentum_world(&self) -> DVec3 {
+        self.inertia_world() * self.angular_velocity_rad_per_s
+    }
+
+    /// Advance the body by `dt_s` in free flight under the uniform acceleration `gravity`.
+    ///
+    /// Translation is the exact parabola. Rotation is the 1-2-3-2-1 splitting of the
+    /// torque-free Euler equations: one step of size h rotates about body axis 1 by h/2, axis 2
+    /// by h/2, axis 3 by h, axis 2 by h/2 and axis 1 by h/2, each at the rate Πᵢ/Iᵢ of the
+    /// momentum at that moment. Allocation-free; the orientation is renormalised each step.
+    pub fn fly(&mut self, dt_s: f64, gravity: DVec3) {
+        self.position_m += self.velocity_m_per_s * dt_s + 0.5 * gravity * dt_s * dt_s;
+        self.velocity_m_per_s += gravity * dt_s;
+        let mut q = self.orientation;
+        // Body-frame angular momentum Π = Q Rᵀ ω.
+        let mut pi = self.inertia_kg_m2 * (q.inverse() * self.angular_velocity_rad_per_s);
+        for (axis, fraction) in [(0, 0.5), (1, 0.5), (2, 1.0), (1, 0.5), (0, 0.5)] {
+            let angle = pi[axis] / self.inertia_kg_m2[axis] * fraction * dt_s;
+            let turn = match axis {
+                0 => DQuat::from_rotation_x(angle),
+                1 => DQuat::from_rotation_y(angle),
+                _ => DQuat::from_rotation_z(angle),
+            };
+            // R ← R·Rot(θ) and Π ← Rot(θ)ᵀ Π: the world momentum R Π does not change.
+            q = q * turn;
+            pi = turn.inverse() * pi;
+        }
+        self.orientation = q.normalize();
+        self.angular_velocity_rad_per_s = self.orientation * (pi / self.inertia_kg_m2);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tumbling_box() -> RigidBody {
+        // A die-like box, slightly unequal, spun about a skew axis.
+        let mut body = RigidBody::at_rest(0.02, DVec3::new(2.0e-6, 3.0e-6, 4.5e-6));
+        body.orientation = DQuat::from_euler(glam::EulerRot::XYZ, 0.3, 1.1, -0.4);
+        body.angular_velocity_rad_per_s = DVec3::new(40.0, -25.0, 60.0);
+        body.velocity_m_per_s = DVec3::new(0.3, -0.2, 1.5);
+        body
+    }
+
+    /// The centre of mass follows the exact parabola, whatever the step.
+    #[test]
+    fn the_centre_of_mass_follows_the_parabola() {
+        let mut body = tumbling_box();
+        let g = DVec3::new(0.0, 0.0, -9.81);
+        let (x0, v0) = (body.position_m, body.velocity_m_per_s);
+        for _ in 0..1000 {
+            body.fly(1.0 / 3000.0, g);
+        }
+        let t = 1000.0 / 3000.0;
+        let expected = x0 + v0 * t + 0.5 * g * t * t;
+        assert!(
+            (body.position_m - expected).length() < 1e-12,
+            "{}",
+            body.position_m
+        );
+        assert!((body.velocity_m_per_s - (v0 + g * t)).length() < 1e-12);
+    }
+
+    /// Over 100 000 steps of a tumbling, asymmetric body the world angular momentum is kept to
+    /// round-off (10⁻⁹ after 10⁵ steps; each step conserves it exactly in exact arithmetic) and the kinetic energy oscillates within 10⁻⁴ of its start without drifting.
+    #[test]
+    fn angular_momentum_is_conserved_and_energy_does_not_drift() {
+        let mut body = tumbling_box();
+        let l0 = body.angular_momentum_world();
+        let rotational = |b: &RigidBody| {
+            b.kinetic_energy_j() - 0.5 * b.mass_kg * b.velocity_m_per_s.length_squared()
+        };
+        let r0 = rotational(&body);
+        let mut worst = 0.0f64;
+        let mut late_mean = 0.0;
+        let (steps, h) = (100_000, 1.0 / 48_000.0);
+        for i in 0..steps {
+            body.fly(h, DVec3::ZERO);
+            let error = (rotational(&body) - r0) / r0;
+            worst = worst.max(error.abs());
+            if i >= steps / 2 {
+                late_mean += error / (steps / 2) as f64;
+            }
+        }
+        let l = body.angular_momentum_world();
+        assert!((l - l0).length() < 1e-9 * l0.length(), "{l} vs {l0}");
+        assert!(worst < 1e-4, "energy error {worst:e}");
+        assert!(late_mean.abs() < 1e-5, "energy drift {late_mean:e}");
+    }
+
+    /// A symmetric top (I₁ = I₂): in body axes the angular momentum precesses about axis 3 at
+    /// the closed-form rate Ω = Π₃ (I₃ − I₁)/(I₁ I₃), with Π₃ constant. Second-order accuracy:
+    /// the phase error falls fourfold when the step halves.
+    #[test]
+    fn a_symmetric_top_precesses_at_the_closed_form_rate() {
+        let inertia = DVec3::new(3.0e-6, 3.0e-6, 5.0e-6);
+        let start = || {
+            let mut body = RigidBody::at_rest(0.01, inertia);
+            body.orientation = DQuat::from_rotation_y(0.7);
+            body.angular_velocity_rad_per_s = body.orientation * DVec3::new(30.0, 0.0, 80.0);
+            body
+        };
+        let t_end = 0.05;
+        let phase_error = |steps: usize| {
+            let mut body = start();
+            let pi0 = inertia * (body.orientation.inverse() * body.angular_velocity_rad_per_s);
+            for _ in 0..steps {
+                body.fly(t_end / steps as f64, DVec3::ZERO);
+            }
+            let pi = inertia * (body.orientation.inverse() * body.angular_velocity_rad_per_s);
+            // Π₃ is constant in the exact flow; the splitting keeps it to second order.
+            assert!(
+                (pi.z - pi0.z).abs() < 1e-3 * pi0.length(),
+                "{} vs {}",
+                pi.z,
+                pi0.z
+            );
+            let rate = pi0.z * (inertia.z - inertia.x) / (inertia.x * inertia.z);
+            // In body axes dΠ_⊥/dt = Π₃(1/I₃ − 1/I₁)(Π₂, −Π₁): Π_⊥ turns by +Ω t.
+            let expected = rate * t_end;
+            let turned = pi0
+                .truncate()
+                .perp_dot(pi.truncate())
+                .atan2(pi0.truncate().dot(pi.truncate()));
+            let wrap = |a: f64| {
+                (a + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU) - std::f64::consts::PI
+            };
+            wrap(turned - expected).abs()
+        };
+        let (coarse, fine) = (phase_error(200), phase_error(400));
+        assert!(fine < 1e-3, "phase error {fine}");
+        let order = (coarse / fine).log2();
+        assert!(
+            (1.8..2.3).contains(&order),
+            "order {order}: {coarse:e} → {fine:e}"
+        );
+    }
+}
