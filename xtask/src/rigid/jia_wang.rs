@@ -295,9 +295,8 @@ fn print_table(args: &Args, p: &Problem, s: &Solution, example: Option<&Example>
     println!("  {:<11} {:.3e} J", "ΔKE", p.energy_change_j(s.impulse_n_s));
     if example.is_some() {
         println!();
-        println!("  The printed v⁻ depends on body rotations the paper does not print; see");
-        println!(
-            "  dsp-core/src/rigid/jia_wang/examples.rs for the reading used (R_i = identity)."
-        );
+        println!("  The printed v⁻ depends on body rotations the paper does not print: the");
+        println!("  icosahedron's are recovered from its printed W and ω⁺, the pin–ball uses");
+        println!("  R_i = identity (dsp-core/src/rigid/jia_wang/examples.rs).");
     }
 }

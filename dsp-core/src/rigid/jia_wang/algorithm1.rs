@@ -41,6 +41,11 @@ pub(super) fn solve(walk: &mut Walk, rule: StepRule) -> Result<(), Error> {
     let mut gamma = h.gamma_minus_m_per_s;
     loop {
         walk.tick()?;
+        // As in the exact and brute-force walks: an impact whose approach never stops
+        // (condition 18 fails) is reported, not walked for the whole step budget.
+        if walk.iz_n_s > 1e4 * cap {
+            return Err(Error::NoTermination);
+        }
         if gamma == glam::DVec2::ZERO {
             return walk.after_s();
         }
@@ -62,8 +67,9 @@ pub(super) fn solve(walk: &mut Walk, rule: StepRule) -> Result<(), Error> {
                     // Eq. 36 measures the turn of the hodograph (the curve), but the friction
                     // follows the turn of the sliding direction γ̂, which a straight hodograph
                     // passing near γ = 0 can make fast: a step may also turn γ̂ by at most
-                    // TURN_LIMIT_RAD, Δθ = |γ̂ × γ'| h/‖γ‖ ≤ 0.1 rad. Without it a near-elastic impact whose hodograph
-                    // starts straight is taken in one Euler step and can gain energy.
+                    // TURN_LIMIT_RAD, Δθ = |γ̂ × γ'| h/‖γ‖ ≤ 0.1 rad. Without it a near-elastic
+                    // impact whose hodograph starts straight was taken in one Euler step that
+                    // reversed γ, and the closing step that followed gained energy.
                     let direction_rate = dir.perp_dot(g).abs() / gamma.length();
                     let h_direction = if direction_rate > 0.0 {
                         TURN_LIMIT_RAD / direction_rate

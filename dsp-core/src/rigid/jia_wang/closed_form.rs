@@ -113,10 +113,11 @@ impl<'a> Walk<'a> {
             } else {
                 f64::INFINITY
             };
+            if !tau_c.is_finite() && !left.is_finite() {
+                // A straight segment along which the approach never stops (condition 18 fails).
+                return Err(Error::NoTermination);
+            }
             if tau_c > left {
-                if !left.is_finite() {
-                    return Err(Error::NoTermination);
-                }
                 self.advance(sigma, left, v0, k);
                 return Ok(false);
             }
@@ -204,7 +205,10 @@ pub(super) fn start(walk: &mut Walk) -> Option<Result<(), Error>> {
     let gamma = walk.hodo.gamma_minus_m_per_s;
     let h = walk.hodo;
     let scale = h.mu * (h.b.x_axis.x + h.b.y_axis.y) + h.d.length();
-    if gamma == DVec2::ZERO {
+    // A sliding speed at round-off level is no slip: its direction would be noise (and
+    // normalising a subnormal vector gives NaN).
+    let v_scale = gamma.length() + walk.v_z_minus_m_per_s.abs();
+    if gamma.length() <= 1e-14 * v_scale {
         return Some(walk.after_s());
     }
     let dir = gamma.normalize();

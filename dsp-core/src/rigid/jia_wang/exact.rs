@@ -115,13 +115,16 @@ pub(super) fn solve(walk: &mut Walk) -> Result<(), Error> {
         dt = dt.min(2.0 / h.direction_stiffness(s.gamma));
         let Some((next, err)) = doubled(walk, s, walk.iz_n_s, dt, v_scale, e_scale) else {
             dt *= 0.25;
-            if dt < 1e-300 {
+            if dt < 1e-40 * i_scale {
                 return Err(Error::TooManySteps);
             }
             continue;
         };
         if err > TOLERANCE {
             dt *= (0.9 * (TOLERANCE / err).powf(0.2)).max(0.1);
+            if dt < 1e-40 * i_scale {
+                return Err(Error::TooManySteps);
+            }
             continue;
         }
         walk.tick()?;

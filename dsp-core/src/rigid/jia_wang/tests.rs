@@ -426,7 +426,8 @@ fn arb_problem() -> impl Strategy<Value = Problem> {
         -3.0f64..3.0,
         -3.0f64..-0.01,
         0.0f64..1.5,
-        0.0f64..1.0,
+        // The ends of e's range (plastic and elastic) drawn on purpose, a fifth of the time.
+        prop_oneof![1 => Just(0.0), 1 => Just(1.0), 8 => 0.0f64..1.0],
     )
         .prop_map(|(w, vx, vy, vz, mu, e)| Problem {
             w: (w + w.transpose()) * 0.5,
@@ -476,10 +477,11 @@ proptest! {
                 prop_assert!(s.impulse_n_s.is_finite() && s.v_plus_m_per_s.is_finite());
                 prop_assert!(*cone <= 1e-12, "{name}: cone excess {cone} for {p:?}");
                 let de = p.energy_change_j(s.impulse_n_s);
-                // Algorithm 1 is a first-order (Euler) walk: on nearly elastic impacts its
-                // impulse error can tip the energy balance of the exact solution (a small loss)
-                // into a small gain. It stays below 1 % of the impact's energy scale; the exact
-                // and brute-force solutions never gain.
+                // Algorithm 1's accepted Euler steps dissipate, but its closing steps (the
+                // straight step onto the line of sticking after s, the step after l, and a full
+                // step when no straight closing exists) can do positive work: on nearly elastic
+                // impacts that tips the small loss of the exact solution into a small gain. It
+                // stays below 1 % of the impact's energy scale; exact and brute force never gain.
                 let allowed = if name == "fs" || name == "vs" { 1e-2 } else { 1e-9 };
                 prop_assert!(de <= allowed * energy_scale, "{name}: energy gain {de} for {p:?}");
             }
