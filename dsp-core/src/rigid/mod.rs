@@ -7,5 +7,6 @@ pub mod body;
 pub mod flight;
 pub mod jia_wang;
 pub mod plus;
+pub mod shape;
 
 pub use body::{inverse_inertia_at, RigidBody};
