@@ -4,8 +4,11 @@
 use assert_no_alloc::{assert_no_alloc, AllocDisabler};
 use urto_dsp::body::{StrikerKind, StrikerSpec};
 use urto_dsp::material::MATERIALS;
+use urto_dsp::rigid::drop::DropScene;
 use urto_dsp::rigid::jia_wang::{self, examples as jw, Method};
-use urto_dsp::rigid::plus::{examples as plus, Plus};
+use urto_dsp::rigid::plus::{examples as plus, Plus, Settings};
+use urto_dsp::rigid::shape::Shape;
+use urto_dsp::rigid::RigidBody;
 use urto_dsp::voice::{Change, Engine, Expression, NoteId, NoteTarget, Patch, PlayMode};
 
 #[global_allocator]
@@ -119,4 +122,25 @@ fn rigid_impacts_do_not_allocate() {
             assert!(scenario.solve(&mut solver).is_ok());
         }
     });
+}
+
+/// A die dropped with spin tumbles, rattles and comes to rest without allocating.
+#[test]
+fn a_drop_scene_does_not_allocate() {
+    let shape = Shape::RoundedBox {
+        half_extents_m: glam::DVec3::splat(0.007),
+        corner_m: 0.001,
+    };
+    let mut body = RigidBody::at_rest(0.004, shape.inertia_kg_m2(0.004));
+    body.orientation = glam::DQuat::from_euler(glam::EulerRot::XYZ, 0.3, 0.8, -0.2);
+    body.angular_velocity_rad_per_s = glam::DVec3::new(20.0, -10.0, 5.0);
+    let mut scene = DropScene::new(body, shape, 0.3, Settings::paper(0.5));
+    scene.body.position_m.z = 0.1 - scene.clearance_m();
+    let mut contacts = 0usize;
+    assert_no_alloc(|| {
+        while !scene.at_rest && scene.time_s < 5.0 {
+            assert!(scene.step(1.0 / 4000.0, &mut |_| contacts += 1).is_ok());
+        }
+    });
+    assert!(scene.at_rest && contacts > 0);
 }

@@ -4,6 +4,7 @@
 //! (issue 16) runs it inside a voice. The reproduction commands are `cargo xtask rigid …`.
 
 pub mod body;
+pub mod drop;
 pub mod flight;
 pub mod jia_wang;
 pub mod plus;
