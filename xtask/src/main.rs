@@ -7,6 +7,7 @@ use std::process::Command;
 mod apt;
 mod bench;
 mod demo;
+mod drop;
 mod factory;
 mod paper;
 mod rigid;
@@ -47,6 +48,9 @@ const USAGE: &str = "usage: cargo xtask <command>
   rigid plus --problem FILE.json [--json]
   rigid plus brick --mu 0.125|0.225|0.325 [--theta-max T] | cradle | flat-brick [--json]
                          PLUS simultaneous frictional impacts, beside the paper's printed values
+  drop --body die|coin|rod|spoon|brick|ring|sphere [--material M] --floor plank|plate|glass|tile|stone
+       --height H --seed S [--mu 0.3] [--json]
+                         the drop mode's mechanics: every contact with the floor, rest time, final pose
   bundle    (nice-plug-xtask) e.g. `cargo xtask bundle urto --release`";
 
 fn main() -> Result<()> {
@@ -85,6 +89,7 @@ fn main() -> Result<()> {
         Some("impact") => paper::impact(&paper::ImpactArgs::parse_from(&args)),
         Some("bounce") => paper::bounce(&paper::BounceArgs::parse_from(&args)),
         Some("rigid") => rigid::rigid(&args[1..]),
+        Some("drop") => drop::drop(&drop::DropArgs::parse_from(&args)),
         Some("restitution") => paper::restitution(&paper::RestitutionArgs::parse_from(&args)),
         Some("help" | "--help" | "-h") | None => {
             println!("{USAGE}");
