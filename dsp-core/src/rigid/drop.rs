@@ -1,14 +1,16 @@
-//! The macro scene of the drop mode (issue 16): one rigid body falling on the floor plane z = 0, flying exactly between contacts and resolving every contact step with PLUS.
+//! The macro scene of the drop mode (issue 16): one rigid body falling on the floor plane z = 0, flying exactly between contacts and resolving every contact with PLUS.
 //!
-//! Time advances on a fixed grid (the caller's step, a fraction of a millisecond). A step whose
-//! exact flight would carry a lowest point of the body below the floor is a contact step,
-//! taken at the velocity level as in impulse-based simulation (Mirtich & Canny, PLUS ref. 23):
-//! gravity's impulse first, then PLUS on the body's lowest points with their approach speeds
-//! (so a body resting or sliding on the floor meets it in a stream of captured micro-impacts,
-//! and Coulomb friction between impacts emerges from PLUS's sliding and rolling intervals),
-//! then the move. Every other step is the exact free flight of `RigidBody::fly`, so the
-//! mechanical energy does not change between contacts. The body comes to rest when it has stayed
-//! in contact with less kinetic energy than a fall through the capture velocity for a while.
+//! Time advances on a fixed grid (the caller's step, a fraction of a millisecond). Between
+//! contacts the body flies (`RigidBody::fly`: the exact parabola, and a rotation that keeps the
+//! angular momentum exactly and the energy up to a bounded O(h²) oscillation). A lowest point
+//! that reaches the floor faster than the capture velocity is an impact, resolved by PLUS at the
+//! moment of touching (bisected on the exact flight). Slower contacts — resting, sliding,
+//! rolling — are contact steps at the velocity level, as in impulse-based simulation (Mirtich &
+//! Canny, PLUS ref. 23): gravity's impulse first, then PLUS on the lowest points (a body on the
+//! floor meets it in a stream of captured micro-impacts, and Coulomb friction emerges from
+//! PLUS's sliding and rolling intervals), then the move. The body comes to rest when it has
+//! stayed in contact with less kinetic energy than a fall through the capture velocity for a
+//! while.
 
 use glam::DVec3;
 
