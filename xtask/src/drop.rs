@@ -121,25 +121,6 @@ fn floor(kind: &str) -> Result<&'static str> {
     })
 }
 
-/// A shape's volume, m³ (the rounding of boxes and cylinders included approximately: the core
-/// plus the rounding all round).
-fn volume_m3(shape: &Shape) -> f64 {
-    use std::f64::consts::PI;
-    match *shape {
-        Shape::RoundedBox {
-            half_extents_m: h,
-            corner_m,
-        } => 8.0 * (h + DVec3::splat(corner_m)).element_product(),
-        Shape::Cylinder {
-            radius_m,
-            half_length_m,
-            ..
-        } => PI * radius_m * radius_m * 2.0 * half_length_m,
-        Shape::Sphere { radius_m } => 4.0 / 3.0 * PI * radius_m.powi(3),
-        Shape::Ring { radius_m, tube_m } => 2.0 * PI * PI * radius_m * tube_m * tube_m,
-    }
-}
-
 fn material(id: &str) -> Result<&'static Material> {
     material::by_id(id).ok_or_else(|| anyhow!("unknown material {id:?}"))
 }
@@ -158,7 +139,7 @@ pub fn drop(args: &DropArgs) -> Result<()> {
     let (shape, usual) = body(&args.body)?;
     let body_material = material(args.material.as_deref().unwrap_or(usual))?;
     let floor_material = material(floor(&args.floor)?)?;
-    let mass_kg = volume_m3(&shape) * body_material.density_kg_per_m3;
+    let mass_kg = shape.volume_m3() * body_material.density_kg_per_m3;
     let mut rigid = RigidBody::at_rest(mass_kg, shape.inertia_kg_m2(mass_kg));
     let mut rng = fastrand::Rng::with_seed(args.seed);
     let mut unit = || 2.0 * rng.f64() - 1.0;

@@ -34,7 +34,32 @@ pub enum Shape {
     Ring { radius_m: f64, tube_m: f64 },
 }
 
+/// A solid box's principal inertia from its edge lengths, m (b² + c²)/12 etc.
+pub fn box_inertia_kg_m2(mass_kg: f64, edges_m: DVec3) -> DVec3 {
+    let [a, b, c] = (edges_m * edges_m).to_array();
+    DVec3::new(b + c, a + c, a + b) * mass_kg / 12.0
+}
+
 impl Shape {
+    /// Volume, m³ (a rounded box or cylinder counted as its core plus the rounding all round,
+    /// an overestimate of a few percent for the roundings of dice and coins).
+    pub fn volume_m3(&self) -> f64 {
+        use std::f64::consts::PI;
+        match *self {
+            Shape::RoundedBox {
+                half_extents_m: h,
+                corner_m,
+            } => 8.0 * (h + DVec3::splat(corner_m)).element_product(),
+            Shape::Cylinder {
+                radius_m,
+                half_length_m,
+                ..
+            } => PI * radius_m * radius_m * 2.0 * half_length_m,
+            Shape::Sphere { radius_m } => 4.0 / 3.0 * PI * radius_m.powi(3),
+            Shape::Ring { radius_m, tube_m } => 2.0 * PI * PI * radius_m * tube_m * tube_m,
+        }
+    }
+
     /// Principal moments of inertia about the centre of mass for a uniform solid of `mass_kg`,
     /// body axes. The rounding of boxes and cylinders is ignored (it moves them by well under a
     /// percent for the roundings of dice and coins).
@@ -43,11 +68,7 @@ impl Shape {
             Shape::RoundedBox {
                 half_extents_m: h,
                 corner_m,
-            } => {
-                let e = (h + DVec3::splat(corner_m)) * 2.0;
-                let [a, b, c] = (e * e).to_array();
-                DVec3::new(b + c, a + c, a + b) * mass_kg / 12.0
-            }
+            } => box_inertia_kg_m2(mass_kg, (h + DVec3::splat(corner_m)) * 2.0),
             Shape::Cylinder {
                 radius_m: r,
                 half_length_m: l,

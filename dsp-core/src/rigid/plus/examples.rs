@@ -3,6 +3,7 @@
 use glam::{DQuat, DVec3};
 
 use super::{Contact, Outcome, Plus, PlusError, Restitution, Settings, MAX_BODIES, MAX_CONTACTS};
+use crate::rigid::shape::{box_inertia_kg_m2, Shape, MAX_LOWEST_POINTS};
 use crate::rigid::RigidBody;
 
 /// Table A1: the brick's mass, edge lengths (body x, y, z) and the radius of the spheres welded
@@ -82,12 +83,6 @@ impl Scenario {
     }
 }
 
-/// A solid box's principal inertia, m (b² + c²)/12 etc.
-pub fn box_inertia_kg_m2(mass_kg: f64, size_m: [f64; 3]) -> DVec3 {
-    let [a, b, c] = size_m.map(|s| s * s);
-    DVec3::new(b + c, a + c, a + b) * mass_kg / 12.0
-}
-
 /// Table A1's e_min for one of Example 1's friction coefficients.
 pub fn table_a1_e_min(mu: f64) -> Option<f64> {
     TABLE_A1_MU_E_MIN
@@ -97,26 +92,17 @@ pub fn table_a1_e_min(mu: f64) -> Option<f64> {
 }
 
 /// The brick at the origin with the given orientation, and its corner spheres' lowest points
-/// (relative to the centre) within `tolerance_m` of the lowest.
-fn brick(orientation: DQuat, tolerance_m: f64) -> (RigidBody, [DVec3; 8], usize) {
-    let mut body = RigidBody::at_rest(
-        BRICK_MASS_KG,
-        box_inertia_kg_m2(BRICK_MASS_KG, BRICK_SIZE_M),
-    );
+/// (relative to the centre) within `tolerance_m` of the lowest: a box whose corners are rounded
+/// to the spheres, though its inertia is the plain box's (Table A1).
+fn brick(orientation: DQuat, tolerance_m: f64) -> (RigidBody, [DVec3; MAX_LOWEST_POINTS], usize) {
+    let edges = DVec3::from(BRICK_SIZE_M);
+    let mut body = RigidBody::at_rest(BRICK_MASS_KG, box_inertia_kg_m2(BRICK_MASS_KG, edges));
     body.orientation = orientation;
-    let half = DVec3::from(BRICK_SIZE_M) / 2.0;
-    let corners: [DVec3; 8] = std::array::from_fn(|i| {
-        let sign = |bit: usize| if i >> bit & 1 == 1 { 1.0 } else { -1.0 };
-        orientation * (half * DVec3::new(sign(0), sign(1), sign(2)))
-            - DVec3::Z * BRICK_SPHERE_RADIUS_M
-    });
-    let lowest = corners.iter().map(|c| c.z).fold(f64::INFINITY, f64::min);
-    let mut touching = [DVec3::ZERO; 8];
-    let mut count = 0;
-    for c in corners.iter().filter(|c| c.z <= lowest + tolerance_m) {
-        touching[count] = *c;
-        count += 1;
-    }
+    let shape = Shape::RoundedBox {
+        half_extents_m: edges / 2.0,
+        corner_m: BRICK_SPHERE_RADIUS_M,
+    };
+    let (touching, count) = shape.lowest_points(orientation, tolerance_m);
     (body, touching, count)
 }
 

@@ -5,6 +5,7 @@ use proptest::prelude::*;
 
 use super::examples::*;
 use super::*;
+use crate::rigid::shape::box_inertia_kg_m2;
 
 fn solve(scenario: &Scenario) -> (Outcome, [RigidBody; MAX_BODIES]) {
     scenario
@@ -30,7 +31,7 @@ fn restitution_follows_figure_2() {
 /// Table A1 prints the brick's inertia; the box formula gives it to the printed digits.
 #[test]
 fn the_brick_has_table_a1_inertia() {
-    let inertia = box_inertia_kg_m2(BRICK_MASS_KG, BRICK_SIZE_M);
+    let inertia = box_inertia_kg_m2(BRICK_MASS_KG, DVec3::from(BRICK_SIZE_M));
     for (ours, printed) in inertia.to_array().iter().zip(BRICK_INERTIA_PRINTED_KG_M2) {
         assert!(
             (ours - printed).abs() < 5e-4,
@@ -292,7 +293,7 @@ prop_compose! {
     ) -> (RigidBody, Vec<Contact>, Settings) {
         // Principal moments of a box with these edges satisfy the triangle inequality.
         let edges = DVec3::from(shape);
-        let mut body = RigidBody::at_rest(mass, box_inertia_kg_m2(mass, edges.to_array()));
+        let mut body = RigidBody::at_rest(mass, box_inertia_kg_m2(mass, edges));
         body.orientation = DQuat::from_euler(glam::EulerRot::XYZ, turn[0], turn[1], turn[2]);
         body.angular_velocity_rad_per_s = DVec3::from(spin);
         let contacts: Vec<Contact> = points
