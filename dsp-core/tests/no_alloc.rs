@@ -33,12 +33,18 @@ fn note_on_and_process_do_not_allocate() {
 
 #[test]
 fn expression_does_not_allocate() {
-    for mode in [PlayMode::Strike, PlayMode::Bounce, PlayMode::Roll] {
+    for mode in [
+        PlayMode::Strike,
+        PlayMode::Bounce,
+        PlayMode::Roll,
+        PlayMode::Drop,
+    ] {
         let mut engine = Engine::new(48_000.0);
         let patch = Patch {
             mode,
             ..Patch::default()
-        };
+        }
+        .resolved();
         let mut out = vec![0.0f32; 512];
         let changes = [
             Change::Tuning(3.0),
@@ -65,6 +71,35 @@ fn expression_does_not_allocate() {
             }
         });
     }
+}
+
+/// Dice dropped on a plank, one after the other and overlapping, rendered until they rest:
+/// the macro scene, the micro-impacts and their trials, the lasting contacts, the note-offs.
+#[test]
+fn drops_do_not_allocate() {
+    let mut patch = Patch {
+        mode: PlayMode::Drop,
+        ..Patch::default()
+    };
+    patch.object.kind = urto_dsp::resonator::ObjectKind::Plank;
+    patch.bounce.height_m = 0.1;
+    patch.drop.lift_on_release = true;
+    let patch = patch.resolved();
+    let mut engine = Engine::new(48_000.0);
+    let mut out = vec![0.0f32; 480];
+    engine.note_on(&patch, 60, 0.5);
+    engine.process(&patch, &mut out);
+    assert_no_alloc(|| {
+        for i in 0..400 {
+            if i % 100 == 0 {
+                engine.note_on(&patch, 60 + (i / 100) as u8, 0.8);
+            }
+            if i == 250 {
+                engine.note_off(&patch, 61);
+            }
+            engine.process(&patch, &mut out);
+        }
+    });
 }
 
 #[test]

@@ -8,10 +8,12 @@ use urto_dsp::integrate::Method;
 use urto_dsp::interaction::{ContactSetup, Damping, Gravity};
 use urto_dsp::material::{Material, MATERIALS};
 use urto_dsp::resonator::{ObjectKind, ObjectSpec, MAX_MODES};
+use urto_dsp::rigid::drop::DropBody;
 use urto_dsp::roll::RollSettings;
 use urto_dsp::voice::{
-    Bounce, Change, Level, Patch, PlayMode, Roll, Stereo, Tuning, VelocityCurve, DEFAULT_POLYPHONY,
-    MAX_ALPHA, MAX_MU_S_PER_M, MAX_STIFFNESS, MAX_VOICES, MIN_ALPHA, MIN_STIFFNESS,
+    Bounce, Change, DropSettings, Level, Patch, PlayMode, Roll, Stereo, Tuning, VelocityCurve,
+    DEFAULT_POLYPHONY, MAX_ALPHA, MAX_MU_S_PER_M, MAX_STIFFNESS, MAX_VOICES, MIN_ALPHA,
+    MIN_STIFFNESS,
 };
 
 /// The struck object, as the host lists it. Variant IDs are stable.
@@ -185,6 +187,9 @@ pub enum ModeChoice {
     #[id = "roll"]
     #[name = "Roll"]
     Roll,
+    #[id = "drop"]
+    #[name = "Drop"]
+    Drop,
 }
 
 impl ModeChoice {
@@ -193,6 +198,47 @@ impl ModeChoice {
             ModeChoice::Strike => PlayMode::Strike,
             ModeChoice::Bounce => PlayMode::Bounce,
             ModeChoice::Roll => PlayMode::Roll,
+            ModeChoice::Drop => PlayMode::Drop,
+        }
+    }
+}
+
+/// The body a drop note drops. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DropBodyChoice {
+    #[id = "die"]
+    #[name = "Die"]
+    Die,
+    #[id = "coin"]
+    #[name = "Coin"]
+    Coin,
+    #[id = "rod"]
+    #[name = "Rod or pencil"]
+    Rod,
+    #[id = "spoon"]
+    #[name = "Spoon or fork"]
+    Spoon,
+    #[id = "brick"]
+    #[name = "Brick"]
+    Brick,
+    #[id = "ring"]
+    #[name = "Ring"]
+    Ring,
+    #[id = "sphere"]
+    #[name = "Ball"]
+    Sphere,
+}
+
+impl DropBodyChoice {
+    fn body(self) -> DropBody {
+        match self {
+            DropBodyChoice::Die => DropBody::Die,
+            DropBodyChoice::Coin => DropBody::Coin,
+            DropBodyChoice::Rod => DropBody::Rod,
+            DropBodyChoice::Spoon => DropBody::Spoon,
+            DropBodyChoice::Brick => DropBody::Brick,
+            DropBodyChoice::Ring => DropBody::Ring,
+            DropBodyChoice::Sphere => DropBody::Sphere,
         }
     }
 }
@@ -377,7 +423,7 @@ pub struct UrtoParams {
     pub gain_db: FloatParam,
     #[id = "mode"]
     pub mode: EnumParam<ModeChoice>,
-    /// Drop height of the bouncing ball, m.
+    /// Drop height of the bouncing ball or the dropped body, m.
     #[id = "height"]
     pub height_m: FloatParam,
     #[id = "gravity"]
@@ -405,6 +451,24 @@ pub struct UrtoParams {
     /// At note-off, lift the rolling ball off instead of letting it roll to a stop.
     #[id = "roll-lift"]
     pub roll_lift: BoolParam,
+    /// The dropped body (drop mode); its material is the striker's.
+    #[id = "drop-body"]
+    pub drop_body: EnumParam<DropBodyChoice>,
+    /// Its largest outer dimension, m.
+    #[id = "drop-size"]
+    pub drop_size_m: FloatParam,
+    /// Largest spin at the drop about each axis, rad/s.
+    #[id = "drop-spin"]
+    pub drop_spin_rad_per_s: FloatParam,
+    /// Largest horizontal drift at the drop, m/s.
+    #[id = "drop-drift"]
+    pub drop_drift_m_per_s: FloatParam,
+    /// Coulomb friction between body and floor.
+    #[id = "drop-friction"]
+    pub drop_mu: FloatParam,
+    /// At note-off, lift the body after its current contact instead of letting it settle.
+    #[id = "drop-lift"]
+    pub drop_lift: BoolParam,
     /// The force a note's full pressure presses its ball with, in its weights.
     #[id = "press-depth"]
     pub press_depth: FloatParam,
@@ -710,6 +774,30 @@ impl Default for UrtoParams {
             ),
             roll_source: EnumParam::new("Roll speed source", SpeedSourceChoice::ModWheel),
             roll_lift: BoolParam::new("Lift at release", d.roll.lift_on_release),
+            drop_body: EnumParam::new("Dropped body", DropBodyChoice::Die),
+            drop_size_m: float(
+                "Body size",
+                d.drop.size_m,
+                skewed(0.005, 0.5, -1.5),
+                " m",
+                3,
+            ),
+            drop_spin_rad_per_s: float(
+                "Spin",
+                d.drop.spin_rad_per_s,
+                skewed(0.0, 200.0, -1.0),
+                " rad/s",
+                1,
+            ),
+            drop_drift_m_per_s: float(
+                "Drift",
+                d.drop.drift_m_per_s,
+                skewed(0.0, 2.0, -1.0),
+                " m/s",
+                3,
+            ),
+            drop_mu: float("Friction", d.drop.mu, linear(0.0, 1.5), "", 2),
+            drop_lift: BoolParam::new("Lift body at release", d.drop.lift_on_release),
             press_depth: float(
                 "Pressure press",
                 d.press_depth,
@@ -861,6 +949,14 @@ impl UrtoParams {
                 lift_on_release: self.roll_lift.value(),
                 ..defaults.roll
             },
+            drop: DropSettings {
+                body: self.drop_body.value().body(),
+                size_m: v(&self.drop_size_m),
+                spin_rad_per_s: v(&self.drop_spin_rad_per_s),
+                drift_m_per_s: v(&self.drop_drift_m_per_s),
+                mu: v(&self.drop_mu),
+                lift_on_release: self.drop_lift.value(),
+            },
             press_depth: v(&self.press_depth),
         }
         .resolved()
@@ -902,7 +998,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, 101 * 58);
+        assert_eq!(checked, 101 * 64);
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! factory presets built into the plugin, user presets in the per-user data folder.
 
 use crate::params::{
-    DampingFromChoice, IntegratorChoice, LawChoice, LevelChoice, MaterialChoice, ModeChoice,
-    ObjectChoice, SpeedSourceChoice, StrikerChoice, UrtoParams,
+    DampingFromChoice, DropBodyChoice, IntegratorChoice, LawChoice, LevelChoice, MaterialChoice,
+    ModeChoice, ObjectChoice, SpeedSourceChoice, StrikerChoice, UrtoParams,
 };
 use nice_plug::plugin::ParamValue;
 use nice_plug::prelude::*;
@@ -47,7 +47,7 @@ fn ids<E: Enum>() -> &'static [&'static str] {
 }
 
 /// Every parameter, by its preset name.
-fn keys() -> [Key; 58] {
+fn keys() -> [Key; 64] {
     let key = |name, id, kind| Key { name, id, kind };
     [
         key("stiffness_n_per_m_alpha", "k", Kind::Log10),
@@ -128,6 +128,16 @@ fn keys() -> [Key; 58] {
             Kind::Enum(ids::<SpeedSourceChoice>()),
         ),
         key("lift_at_release", "roll-lift", Kind::Bool),
+        key(
+            "drop_body",
+            "drop-body",
+            Kind::Enum(ids::<DropBodyChoice>()),
+        ),
+        key("drop_body_size_m", "drop-size", Kind::Float),
+        key("drop_spin_rad_per_s", "drop-spin", Kind::Float),
+        key("drop_drift_m_per_s", "drop-drift", Kind::Float),
+        key("drop_friction", "drop-friction", Kind::Float),
+        key("drop_lift_at_release", "drop-lift", Kind::Bool),
         key("pressure_press_weights", "press-depth", Kind::Float),
         key("pitch_bend_range_semitones", "bend-range", Kind::Float),
         key("mpe", "mpe", Kind::Bool),

@@ -30,6 +30,7 @@ pub fn bench(json_output: bool) -> Result<()> {
         "voice_free_ns_per_sample": ns("voice_32_modes/free"),
         "voice_roll_ns_per_sample": ns("voice_32_modes/roll"),
         "voice_bounce_ns_per_sample": ns("voice_32_modes/bounce"),
+        "voice_drop_ns_per_sample": ns("voice_32_modes/drop"),
         "voice_contact_two_body_ns_per_sample": ns("voice_32_modes/contact_two_body"),
         "voice_free_two_body_ns_per_sample": ns("voice_32_modes/free_two_body"),
         "realtime_factor_64v_32m_48k": 1e9 / ENGINE_SAMPLE_RATE_HZ / ns("engine_64v_32m_48k/one_second"),

@@ -1,18 +1,19 @@
-//! `cargo xtask drop`: the drop mode's macro scene alone — a die, coin, rod, spoon, brick, ring or sphere falls on the floor; its contacts, rest time and final pose as JSON.
+//! `cargo xtask drop`: a die, coin, rod, spoon, brick, ring or sphere falls on the floor — its contacts, rest time and final pose as JSON, its sound as a WAV.
 
 use anyhow::{anyhow, bail, Result};
 use clap::Parser;
-use glam::{DMat3, DQuat, DVec3};
+use glam::DMat3;
 use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
 use urto_dsp::material::{self, Material};
-use urto_dsp::rigid::drop::{ContactEvent, ContactKind, DropScene};
-use urto_dsp::rigid::plus::Settings;
-use urto_dsp::rigid::shape::Shape;
-use urto_dsp::rigid::RigidBody;
+use urto_dsp::resonator::{ObjectKind, ObjectSpec};
+use urto_dsp::rigid::drop::{ContactEvent, ContactKind, DropBody};
+use urto_dsp::voice::{
+    drop_scene, note_seed, DropSettings, Engine, Level, Patch, PlayMode, MACRO_STEP_S,
+};
 
-/// Drop a body on the floor and report what touches the floor, when and how hard.
-///
-/// The sound of the drop (the micro scale) is not wired yet: this is the mechanics alone.
+/// Drop a body on the floor and report what touches the floor, when and how hard (the drop
+/// mode's macro scene, exactly as a drop note of the engine runs it); `--wav` renders the note.
 #[derive(Parser, Debug)]
 #[command(name = "cargo xtask drop")]
 pub struct DropArgs {
@@ -29,7 +30,8 @@ pub struct DropArgs {
     /// Drop height of the body's lowest point, m.
     #[arg(long, default_value_t = 0.2)]
     height: f64,
-    /// Seed of the orientation and spin (same seed, same drop).
+    /// Which drop: the engine's `seed`-th note on middle C (its pose and spin; same seed, same
+    /// drop).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Coulomb friction between body and floor.
@@ -41,82 +43,24 @@ pub struct DropArgs {
     /// Print JSON instead of a summary.
     #[arg(long)]
     json: bool,
+    /// Also render the drop's sound (mono, 48 kHz, normalised to −1 dBFS) to this WAV file.
+    #[arg(long)]
+    wav: Option<PathBuf>,
 }
 
-/// Macro time step: 0.25 ms (gravity's velocity per step, 2.5 mm/s, stays below the capture
-/// velocity, so a resting body's micro-impacts are captured).
-const DT_S: f64 = 1.0 / 4000.0;
 /// Slides and rolls closer than this are reported as one stretch.
 const STRETCH_S: f64 = 0.005;
+/// Sample rate of `--wav`, Hz.
+const FS: f64 = 48_000.0;
 
-/// A body kind: its shape and its usual material.
-fn body(kind: &str) -> Result<(Shape, &'static str)> {
-    let v = DVec3::new;
+/// The floor: its object, material and size (m).
+fn floor(kind: &str) -> Result<(ObjectKind, &'static str, f64)> {
     Ok(match kind {
-        // A 16 mm die with 1 mm rounded corners.
-        "die" => (
-            Shape::RoundedBox {
-                half_extents_m: v(0.007, 0.007, 0.007),
-                corner_m: 0.001,
-            },
-            "abs",
-        ),
-        // A 24 mm coin, 2 mm thick.
-        "coin" => (
-            Shape::Cylinder {
-                radius_m: 0.012,
-                half_length_m: 0.001,
-                edge_m: 0.0003,
-            },
-            "brass",
-        ),
-        // A pencil: 7 mm across, 175 mm long.
-        "rod" => (
-            Shape::Cylinder {
-                radius_m: 0.0035,
-                half_length_m: 0.0875,
-                edge_m: 0.0005,
-            },
-            "pine",
-        ),
-        // A spoon or fork as a bar: 150 × 20 × 3 mm.
-        "spoon" => (
-            Shape::RoundedBox {
-                half_extents_m: v(0.074, 0.009, 0.0005),
-                corner_m: 0.001,
-            },
-            "steel",
-        ),
-        // A brick: 200 × 100 × 60 mm.
-        "brick" => (
-            Shape::RoundedBox {
-                half_extents_m: v(0.098, 0.048, 0.028),
-                corner_m: 0.002,
-            },
-            "ceramic",
-        ),
-        // A finger ring: 9 mm radius, 1.5 mm tube.
-        "ring" => (
-            Shape::Ring {
-                radius_m: 0.009,
-                tube_m: 0.0015,
-            },
-            "brass",
-        ),
-        // A 20 mm ball.
-        "sphere" => (Shape::Sphere { radius_m: 0.01 }, "steel"),
-        _ => bail!("unknown body {kind:?}: die, coin, rod, spoon, brick, ring, sphere"),
-    })
-}
-
-/// The floor's material.
-fn floor(kind: &str) -> Result<&'static str> {
-    Ok(match kind {
-        "plank" => "oak",
-        "plate" => "steel",
-        "glass" => "glass",
-        "tile" => "ceramic",
-        "stone" => "granite",
+        "plank" => (ObjectKind::Plank, "oak", 1.2),
+        "plate" => (ObjectKind::CircularPlate, "steel", 0.2),
+        "glass" => (ObjectKind::RectangularPlate, "glass", 0.4),
+        "tile" => (ObjectKind::RectangularPlate, "ceramic", 0.3),
+        "stone" => (ObjectKind::RectangularPlate, "granite", 0.6),
         _ => bail!("unknown floor {kind:?}: plank, plate, glass, tile, stone"),
     })
 }
@@ -125,34 +69,85 @@ fn material(id: &str) -> Result<&'static Material> {
     material::by_id(id).ok_or_else(|| anyhow!("unknown material {id:?}"))
 }
 
-/// Run one drop and print its report.
+/// The drop-mode patch the arguments describe: the body (of its material) falls on the floor
+/// object, tuned by its material and size, at the physical level.
+pub fn drop_patch(
+    body: DropBody,
+    body_material: &'static Material,
+    floor_kind: &str,
+    height_m: f64,
+    mu: f64,
+) -> Result<Patch> {
+    let (kind, floor_material, size_m) = floor(floor_kind)?;
+    let mut patch = Patch::default();
+    patch.mode = PlayMode::Drop;
+    patch.drop = DropSettings {
+        body,
+        size_m: body.usual_size_m(),
+        mu,
+        ..DropSettings::DEFAULT
+    };
+    patch.striker.material = body_material;
+    patch.object = ObjectSpec {
+        kind,
+        num_modes: 48,
+        t60_s: 0.8,
+        strike_position: 0.3,
+        ..patch.object
+    };
+    patch.object_material = material(floor_material)?;
+    patch.object_size_m = size_m;
+    patch.object_mass_kg = 3.0;
+    patch.physical_tuning = true;
+    patch.bounce.height_m = height_m;
+    patch.level = Level::Physical;
+    // Let fall, not thrown.
+    patch.velocity.max_m_per_s = 1e-3;
+    patch.velocity.range_db = 0.0;
+    Ok(patch.resolved())
+}
+
+/// Render the drop of `patch` as the engine's `seed`-th note on middle C, mono at 48 kHz,
+/// for `seconds`.
+pub fn render(patch: &Patch, seed: u64, seconds: f64) -> Vec<f32> {
+    let mut engine = Engine::new(FS);
+    engine.set_notes_struck(seed.saturating_sub(1));
+    engine.note_on(patch, 60, 1.0);
+    let mut audio = vec![0.0f32; (seconds * FS) as usize];
+    for block in audio.chunks_mut(256) {
+        engine.process(patch, block);
+    }
+    audio
+}
+
+/// Run one drop and print its report; with `--wav`, render its sound too.
 pub fn drop(args: &DropArgs) -> Result<()> {
     if !(args.height >= 0.0 && args.height <= 10.0) {
         bail!("--height must lie in [0, 10] m");
     }
-    if !(args.mu >= 0.0 && args.mu <= 2.0) {
-        bail!("--mu must lie in [0, 2]");
+    if !(args.mu >= 0.0 && args.mu <= 1.5) {
+        bail!("--mu must lie in [0, 1.5]");
     }
     if !(args.seconds > 0.0 && args.seconds <= 60.0) {
         bail!("--seconds must lie in (0, 60]");
     }
-    let (shape, usual) = body(&args.body)?;
-    let body_material = material(args.material.as_deref().unwrap_or(usual))?;
-    let floor_material = material(floor(&args.floor)?)?;
-    let mass_kg = shape.volume_m3() * body_material.density_kg_per_m3;
-    let mut rigid = RigidBody::at_rest(mass_kg, shape.inertia_kg_m2(mass_kg));
-    let mut rng = fastrand::Rng::with_seed(args.seed);
-    let mut unit = || 2.0 * rng.f64() - 1.0;
-    let axis = DVec3::new(unit(), unit(), unit())
-        .try_normalize()
-        .unwrap_or(DVec3::X);
-    rigid.orientation = DQuat::from_axis_angle(axis, std::f64::consts::PI * unit());
-    rigid.angular_velocity_rad_per_s = DVec3::new(unit(), unit(), unit()) * 20.0;
-    rigid.velocity_m_per_s = DVec3::new(unit(), unit(), 0.0) * 0.2;
-    // The pair's restitution: the lower of the two materials' (the softer one yields).
-    let e_min = body_material.restitution.min(floor_material.restitution);
-    let mut scene = DropScene::new(rigid, shape, args.mu, Settings::paper(e_min));
-    scene.body.position_m.z = args.height - scene.clearance_m();
+    if args.seed == 0 {
+        bail!("--seed counts notes from 1");
+    }
+    let body = DropBody::from_name(&args.body).ok_or_else(|| {
+        anyhow!(
+            "unknown body {:?}: die, coin, rod, spoon, brick, ring, sphere",
+            args.body
+        )
+    })?;
+    let body_material = material(args.material.as_deref().unwrap_or(body.usual_material()))?;
+    let patch = drop_patch(body, body_material, &args.floor, args.height, args.mu)?;
+    let floor_material = patch.object_material;
+    // The engine's drop of the same note: let fall from the height, thrown at the softest speed.
+    let throw_m_per_s = patch.velocity.max_m_per_s;
+    let mut scene = drop_scene(&patch, args.height, throw_m_per_s, note_seed(args.seed, 60));
+    let mass_kg = scene.body.mass_kg;
+    let e_min = scene.settings.restitution.e_min;
     let mut events: Vec<ContactEvent> = Vec::new();
     let mut record = |e: ContactEvent| match events.last_mut() {
         Some(last)
@@ -164,10 +159,16 @@ pub fn drop(args: &DropArgs) -> Result<()> {
         }
         _ => events.push(e),
     };
+    let step_s = (MACRO_STEP_S * FS).round() / FS;
     while !scene.at_rest && scene.time_s < args.seconds {
         scene
-            .step(DT_S, &mut record)
+            .step(step_s, &mut record)
             .map_err(|e| anyhow!("PLUS: {e}"))?;
+    }
+    if let Some(path) = &args.wav {
+        let audio = render(&patch, args.seed, args.seconds.min(scene.time_s + 2.0));
+        crate::scenes::write_normalised_wav(path, &audio)?;
+        eprintln!("wrote {}", path.display());
     }
     let rotation = DMat3::from_quat(scene.body.orientation)
         .transpose()
@@ -215,4 +216,88 @@ pub fn drop(args: &DropArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The drop demo scenes: (file name, title, body, its material, floor, height m, seed).
+const DEMOS: [(&str, &str, DropBody, &str, &str, f64, u64); 4] = [
+    (
+        "drop-die-on-a-wooden-table",
+        "ABS die dropped 20 cm on an oak table",
+        DropBody::Die,
+        "abs",
+        "plank",
+        0.2,
+        1,
+    ),
+    (
+        "drop-coin-on-a-glass-plate",
+        "Brass coin dropped 15 cm on a glass plate",
+        DropBody::Coin,
+        "brass",
+        "glass",
+        0.15,
+        2,
+    ),
+    (
+        "drop-spoon-on-a-ceramic-floor",
+        "Steel spoon dropped 50 cm on ceramic tiles",
+        DropBody::Spoon,
+        "steel",
+        "tile",
+        0.5,
+        3,
+    ),
+    (
+        "drop-brick-on-a-plank",
+        "Ceramic brick dropped 10 cm on an oak plank",
+        DropBody::Brick,
+        "ceramic",
+        "plank",
+        0.1,
+        1,
+    ),
+];
+
+/// Render the drop demos into `out_dir`: a WAV each, a plot of the body's lowest point above
+/// the floor with every micro-impact marked, and a spectrogram. Returns the lines to print.
+pub fn render_demos(out_dir: &Path) -> Result<Vec<String>> {
+    let mut written = vec![];
+    for (name, title, body, body_material, floor_kind, height_m, seed) in DEMOS {
+        let patch = drop_patch(body, material(body_material)?, floor_kind, height_m, 0.3)?;
+        let mut engine = Engine::new(FS);
+        engine.set_notes_struck(seed - 1);
+        engine.note_on(&patch, 60, 1.0);
+        let seconds = 3.0;
+        let mut audio = vec![0.0f32; (seconds * FS) as usize];
+        let (mut heights, mut impacts) = (vec![], vec![]);
+        let block = (MACRO_STEP_S * FS).round() as usize;
+        for (i, piece) in audio.chunks_mut(block).enumerate() {
+            let struck = engine.drop_impacts();
+            engine.process(&patch, piece);
+            let t = (i * block) as f64 / FS;
+            if let Some(scene) = engine.drop_scene() {
+                heights.push((t, 1e3 * scene.clearance_m()));
+            }
+            if engine.drop_impacts() > struck {
+                impacts.push(t);
+            }
+        }
+        let wav = out_dir.join(format!("{name}.wav"));
+        crate::scenes::write_normalised_wav(&wav, &audio)?;
+        let png = out_dir.join(format!("{name}-height.png"));
+        crate::scenes::plot_with_marks(
+            &png,
+            title,
+            "time (s)",
+            "lowest point above the floor (mm); red: micro-impacts",
+            &heights,
+            &impacts,
+        )?;
+        let spectrogram = out_dir.join(format!("{name}-spectrogram.png"));
+        crate::scenes::spectrogram(&spectrogram, title, &audio, &[])?;
+        for path in [wav, png, spectrogram] {
+            written.push(format!("  {}", path.display()));
+        }
+    }
+    Ok(written)
 }

@@ -49,8 +49,8 @@ const USAGE: &str = "usage: cargo xtask <command>
   rigid plus brick --mu 0.125|0.225|0.325 [--theta-max T] | cradle | flat-brick [--json]
                          PLUS simultaneous frictional impacts, beside the paper's printed values
   drop --body die|coin|rod|spoon|brick|ring|sphere [--material M] --floor plank|plate|glass|tile|stone
-       --height H --seed S [--mu 0.3] [--json]
-                         the drop mode's mechanics: every contact with the floor, rest time, final pose
+       --height H --seed S [--mu 0.3] [--json] [--wav PATH]
+                         a drop note: every contact with the floor, rest time, final pose; its sound
   bundle    (nice-plug-xtask) e.g. `cargo xtask bundle urto --release`";
 
 fn main() -> Result<()> {

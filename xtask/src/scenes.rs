@@ -261,19 +261,28 @@ fn render(s: &Scene) -> Vec<f32> {
     audio
 }
 
+/// Write `audio` normalised to −1 dBFS peak; refuses silence or non-finite audio. Returns the
+/// gain applied.
+pub fn write_normalised_wav(path: &Path, audio: &[f32]) -> Result<f32> {
+    let peak = audio.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+    if !(peak > 0.0 && peak.is_finite()) {
+        return Err(anyhow!(
+            "{} would hold silence or non-finite audio",
+            path.display()
+        ));
+    }
+    let gain = 0.89 / peak;
+    let normalised: Vec<f32> = audio.iter().map(|x| x * gain).collect();
+    write_wav(path, &normalised)?;
+    Ok(gain)
+}
+
 /// Render every scene through the voice engine, normalised to −1 dBFS peak.
 fn render_scenes(out_dir: &Path) -> Result<Vec<String>> {
     let mut written = vec![];
     for s in scenes() {
-        let mut audio = render(&s);
-        let peak = audio.iter().fold(0.0f32, |m, x| m.max(x.abs()));
-        if !(peak > 0.0 && peak.is_finite()) {
-            return Err(anyhow!("{} rendered silence or non-finite audio", s.name));
-        }
-        let gain = 0.89 / peak;
-        audio.iter_mut().for_each(|x| *x *= gain);
         let path = out_dir.join(format!("{}.wav", s.name));
-        write_wav(&path, &audio)?;
+        let gain = write_normalised_wav(&path, &render(&s))?;
         written.push(format!(
             "  {} ({} s, {:?}, normalised by {:.1} dB)",
             path.display(),
@@ -359,6 +368,18 @@ fn plot(
     y_label: &str,
     points: &[(f64, f64)],
 ) -> Result<()> {
+    plot_with_marks(path, title, x_label, y_label, points, &[])
+}
+
+/// [`plot`] with a red vertical line at each of `marks_x`.
+pub fn plot_with_marks(
+    path: &Path,
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    points: &[(f64, f64)],
+    marks_x: &[f64],
+) -> Result<()> {
     let (x_max, y_min, y_max) = points
         .iter()
         .fold((f64::MIN, f64::MAX, f64::MIN), |(x, lo, hi), &(px, py)| {
@@ -379,6 +400,12 @@ fn plot(
         .y_desc(y_label)
         .label_style(("sans-serif", 16))
         .draw()?;
+    let (lo, hi) = (y_min - pad, y_max + pad);
+    chart.draw_series(
+        marks_x
+            .iter()
+            .map(|&x| PathElement::new([(x, lo), (x, hi)], RED.mix(0.5))),
+    )?;
     chart.draw_series(LineSeries::new(points.iter().copied(), &BLUE))?;
     root.present()?;
     Ok(())
@@ -425,6 +452,7 @@ pub fn render_all(out_dir: &Path) -> Result<Vec<String>> {
         spectrogram(&path, title, &render(&scene), &marks)?;
         written.push(format!("  {}", path.display()));
     }
+    written.extend(crate::drop::render_demos(out_dir)?);
     Ok(written)
 }
 
@@ -439,7 +467,7 @@ const SPECTROGRAM_RANGE_DB: f64 = 90.0;
 /// time across, frequency up to [`SPECTROGRAM_MAX_HZ`], level in dB below the loudest cell; the
 /// striker's mode frequencies `marks_hz` as white dashes at the left edge (those above the plot
 /// are listed in the caption).
-fn spectrogram(path: &Path, title: &str, audio: &[f32], marks_hz: &[f64]) -> Result<()> {
+pub fn spectrogram(path: &Path, title: &str, audio: &[f32], marks_hz: &[f64]) -> Result<()> {
     let fft = rustfft::FftPlanner::<f64>::new().plan_fft_forward(FRAME);
     let window: Vec<f64> = (0..FRAME)
         .map(|i| 0.5 - 0.5 * (std::f64::consts::TAU * i as f64 / FRAME as f64).cos())

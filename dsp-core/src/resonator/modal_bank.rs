@@ -374,6 +374,26 @@ impl ModalBank {
         }
     }
 
+    /// Move the strike point: take the strike shapes of `modes` — the modes the bank was loaded
+    /// with (the same list, skipped the same way), evaluated at the new point — keeping the
+    /// vibration, the frequencies and decays (a retune's too). Not while a contact is under way
+    /// (its sub-step is prepared afresh). Costs the one-sample transition (an exponential and a
+    /// sine/cosine per mode).
+    pub fn restrike(&mut self, modes: &[Mode], sample_rate_hz: f64) {
+        let nyquist_hz = 0.5 * sample_rate_hz;
+        let mut n = 0;
+        for mode in modes {
+            if n == self.setup.num_modes {
+                break;
+            }
+            if mode.freq_hz > 0.0 && mode.freq_hz < nyquist_hz {
+                self.setup.strike[n] = snap_node(mode.strike_shape);
+                n += 1;
+            }
+        }
+        self.retransition(sample_rate_hz, false);
+    }
+
     /// Replace the modes, sampled at `sample_rate_hz`. Modes at or above Nyquist, or past
     /// [`MAX_MODES`], are skipped and counted. The object is left at rest.
     pub fn set_modes(&mut self, modes: &[Mode], sample_rate_hz: f64) {
@@ -461,6 +481,34 @@ impl ModalBank {
             self.q[i] -=
                 self.setup.strike[i] * force_n / (self.setup.mass_kg * self.setup.omega0_sq[i]);
         }
+    }
+
+    /// Take `from`'s vibration (displacements and velocities of the lanes in use): `from` holds
+    /// the same modes (a trial copy of a bank).
+    pub fn copy_vibration(&mut self, from: &ModalBank) {
+        let n = padded(self.setup.num_modes.min(from.setup.num_modes));
+        self.q[..n].copy_from_slice(&from.q[..n]);
+        self.p[..n].copy_from_slice(&from.p[..n]);
+    }
+
+    /// Become a copy of `from`: its modes, transitions and vibration (a trial copy of a bank,
+    /// without allocating).
+    pub fn copy_from(&mut self, from: &ModalBank) {
+        let n = padded(from.setup.num_modes);
+        let (to, setup) = (&mut self.setup, &from.setup);
+        to.num_modes = setup.num_modes;
+        to.skipped_modes = setup.skipped_modes;
+        to.mass_kg = setup.mass_kg;
+        to.sigma[..n].copy_from_slice(&setup.sigma[..n]);
+        to.omega0_sq[..n].copy_from_slice(&setup.omega0_sq[..n]);
+        to.strike[..n].copy_from_slice(&setup.strike[..n]);
+        to.pickup[..n].copy_from_slice(&setup.pickup[..n]);
+        to.side[..n].copy_from_slice(&setup.side[..n]);
+        to.full.copy_lanes(&setup.full, n);
+        self.loaded_omega0[..n].copy_from_slice(&from.loaded_omega0[..n]);
+        self.parked_sigma[..n].copy_from_slice(&from.parked_sigma[..n]);
+        self.sub_dt_s = f64::NAN;
+        self.copy_vibration(from);
     }
 
     /// Put every mode at rest (the lanes in use; no other lane is read).

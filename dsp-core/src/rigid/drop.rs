@@ -12,7 +12,7 @@
 //! stayed in contact with less kinetic energy than a fall through the capture velocity for a
 //! while.
 
-use glam::DVec3;
+use glam::{DQuat, DVec3};
 
 use super::plus::{Contact, Plus, PlusError, Restitution, Settings};
 use super::shape::{Shape, MAX_LOWEST_POINTS};
@@ -69,8 +69,149 @@ pub struct ContactEvent {
     pub point_m: DVec3,
     /// Approach speed before the step's impulse.
     pub normal_speed_m_per_s: f64,
+    /// Speed the point leaves the floor with after it (0 when it stays).
+    pub rebound_speed_m_per_s: f64,
+    /// How fast the contact travels over the floor: the slip speed of a sliding point, the
+    /// body's horizontal speed when it rolls, m/s.
+    pub track_speed_m_per_s: f64,
     pub normal_impulse_n_s: f64,
     pub kind: ContactKind,
+}
+
+/// The bodies the drop mode drops, each at its usual size and material.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropBody {
+    /// A 16 mm die with 1 mm rounded corners.
+    Die,
+    /// A 24 mm coin, 2 mm thick.
+    Coin,
+    /// A pencil: 7 mm across, 175 mm long.
+    Rod,
+    /// A spoon or fork as a bar: 150 × 20 × 3 mm.
+    Spoon,
+    /// A brick: 200 × 100 × 60 mm.
+    Brick,
+    /// A finger ring: 21 mm across, 1.5 mm tube.
+    Ring,
+    /// A 20 mm ball.
+    Sphere,
+}
+
+impl DropBody {
+    pub const ALL: [DropBody; 7] = [
+        DropBody::Die,
+        DropBody::Coin,
+        DropBody::Rod,
+        DropBody::Spoon,
+        DropBody::Brick,
+        DropBody::Ring,
+        DropBody::Sphere,
+    ];
+
+    /// Lower-case name as used on command lines and in presets.
+    pub fn name(self) -> &'static str {
+        match self {
+            DropBody::Die => "die",
+            DropBody::Coin => "coin",
+            DropBody::Rod => "rod",
+            DropBody::Spoon => "spoon",
+            DropBody::Brick => "brick",
+            DropBody::Ring => "ring",
+            DropBody::Sphere => "sphere",
+        }
+    }
+
+    /// The body named `name` (see [`DropBody::name`]).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// Id of the material it is usually made of (see [`crate::material::by_id`]).
+    pub fn usual_material(self) -> &'static str {
+        match self {
+            DropBody::Die => "abs",
+            DropBody::Coin | DropBody::Ring => "brass",
+            DropBody::Rod => "pine",
+            DropBody::Spoon | DropBody::Sphere => "steel",
+            DropBody::Brick => "ceramic",
+        }
+    }
+
+    /// Its usual size, m: the largest outer dimension (a die's edge, a coin's or ring's
+    /// diameter, a rod's, spoon's or brick's length, a ball's diameter).
+    pub fn usual_size_m(self) -> f64 {
+        match self {
+            DropBody::Die => 0.016,
+            DropBody::Coin => 0.024,
+            DropBody::Rod => 0.175,
+            DropBody::Spoon => 0.15,
+            DropBody::Brick => 0.2,
+            DropBody::Ring => 0.021,
+            DropBody::Sphere => 0.02,
+        }
+    }
+
+    /// Its shape at `size_m` (see [`DropBody::usual_size_m`]): the usual one scaled.
+    pub fn shape(self, size_m: f64) -> Shape {
+        let s = size_m.clamp(1e-3, 2.0) / self.usual_size_m();
+        let v = |x: f64, y: f64, z: f64| DVec3::new(x, y, z) * s;
+        match self {
+            DropBody::Die => Shape::RoundedBox {
+                half_extents_m: v(0.007, 0.007, 0.007),
+                corner_m: 0.001 * s,
+            },
+            DropBody::Coin => Shape::Cylinder {
+                radius_m: 0.012 * s,
+                half_length_m: 0.001 * s,
+                edge_m: 0.0003 * s,
+            },
+            DropBody::Rod => Shape::Cylinder {
+                radius_m: 0.0035 * s,
+                half_length_m: 0.0875 * s,
+                edge_m: 0.0005 * s,
+            },
+            DropBody::Spoon => Shape::RoundedBox {
+                half_extents_m: v(0.074, 0.009, 0.0005),
+                corner_m: 0.001 * s,
+            },
+            DropBody::Brick => Shape::RoundedBox {
+                half_extents_m: v(0.098, 0.048, 0.028),
+                corner_m: 0.002 * s,
+            },
+            DropBody::Ring => Shape::Ring {
+                radius_m: 0.009 * s,
+                tube_m: 0.0015 * s,
+            },
+            DropBody::Sphere => Shape::Sphere { radius_m: 0.01 * s },
+        }
+    }
+}
+
+/// How a body is dropped: what it is, from where, how fast it is thrown and spun.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Drop {
+    pub body: DropBody,
+    /// See [`DropBody::usual_size_m`].
+    pub size_m: f64,
+    pub density_kg_per_m3: f64,
+    /// Height of the body's lowest point above the floor, m.
+    pub height_m: f64,
+    /// Speed it is thrown down with, m/s.
+    pub throw_m_per_s: f64,
+    /// Largest spin about each axis, rad/s (each drawn uniformly within ±spin).
+    pub spin_rad_per_s: f64,
+    /// Largest horizontal drift along each floor axis, m/s.
+    pub drift_m_per_s: f64,
+    /// Friction coefficient between body and floor.
+    pub mu: f64,
+}
+
+/// SplitMix64: a 64-bit seed spread into a well-mixed stream seed.
+fn mix_seed(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// One body dropped on the floor.
@@ -106,6 +247,38 @@ impl DropScene {
             quiet_s: 0.0,
             plus: Plus::new(),
         }
+    }
+
+    /// `drop` with its orientation, spin and drift drawn from `seed` (the same seed, the same
+    /// drop): orientation uniform over rotations, spin and drift uniform within their bounds.
+    pub fn dropped(drop: &Drop, settings: Settings, seed: u64) -> Self {
+        let shape = drop.body.shape(drop.size_m);
+        let mass_kg = shape.volume_m3() * drop.density_kg_per_m3.max(1.0);
+        let mut body = RigidBody::at_rest(mass_kg, shape.inertia_kg_m2(mass_kg));
+        let mut rng = fastrand::Rng::with_seed(mix_seed(seed));
+        // Shoemake's uniform random rotation.
+        let (u1, u2, u3) = (rng.f64(), rng.f64(), rng.f64());
+        let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
+        let tau = std::f64::consts::TAU;
+        body.orientation = DQuat::from_xyzw(
+            a * (tau * u2).sin(),
+            a * (tau * u2).cos(),
+            b * (tau * u3).sin(),
+            b * (tau * u3).cos(),
+        )
+        .normalize();
+        let mut unit = || 2.0 * rng.f64() - 1.0;
+        let spin = drop.spin_rad_per_s.clamp(0.0, 1000.0);
+        body.angular_velocity_rad_per_s = DVec3::new(unit(), unit(), unit()) * spin;
+        let drift = drop.drift_m_per_s.clamp(0.0, 10.0);
+        body.velocity_m_per_s = DVec3::new(
+            unit() * drift,
+            unit() * drift,
+            -drop.throw_m_per_s.clamp(0.0, 100.0),
+        );
+        let mut scene = Self::new(body, shape, drop.mu.clamp(0.0, 2.0), settings);
+        scene.body.position_m.z = drop.height_m.clamp(0.0, 10.0) - scene.clearance_m();
+        scene
     }
 
     /// Height of the body's lowest point above the floor.
@@ -233,10 +406,16 @@ impl DropScene {
             };
             let mut point_m = contacts[k].point_m;
             point_m.z = 0.0;
+            let track_speed_m_per_s = match kind {
+                ContactKind::Roll => self.body.velocity_m_per_s.truncate().length(),
+                _ => slip[k],
+            };
             on_contact(ContactEvent {
                 time_s: self.time_s,
                 point_m,
                 normal_speed_m_per_s: approach[k],
+                rebound_speed_m_per_s: self.body.velocity_at(points[k]).z.max(0.0),
+                track_speed_m_per_s,
                 normal_impulse_n_s: impulse,
                 kind,
             });
@@ -289,6 +468,8 @@ impl DropScene {
                     time_s: self.time_s,
                     point_m,
                     normal_speed_m_per_s: 0.0,
+                    rebound_speed_m_per_s: 0.0,
+                    track_speed_m_per_s: 0.0,
                     normal_impulse_n_s: 0.0,
                     kind: ContactKind::Rest,
                 });

@@ -60,6 +60,17 @@ impl Shape {
         }
     }
 
+    /// Radius of curvature of the surface where it touches a floor (Hertz's R): a box's corner
+    /// rounding, a cylinder's edge rounding, a ball's radius, a ring's tube.
+    pub fn contact_radius_m(&self) -> f64 {
+        match *self {
+            Shape::RoundedBox { corner_m, .. } => corner_m,
+            Shape::Cylinder { edge_m, .. } => edge_m,
+            Shape::Sphere { radius_m } => radius_m,
+            Shape::Ring { tube_m, .. } => tube_m,
+        }
+    }
+
     /// Principal moments of inertia about the centre of mass for a uniform solid of `mass_kg`,
     /// body axes. The rounding of boxes and cylinders is ignored (it moves them by well under a
     /// percent for the roundings of dice and coins).

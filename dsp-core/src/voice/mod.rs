@@ -7,6 +7,8 @@ use crate::interaction::{ContactPrep, ContactSetup, ContactTrace, Damping, Gravi
 use crate::material::{Material, MATERIALS};
 use crate::resonator::{BankSetup, ModalBank, ObjectSpec};
 use crate::roll::{RollSettings, Rolling, Track};
+use drop::DropPlay;
+pub use drop::{drop_scene, DropSettings, MicroImpact, MACRO_STEP_S};
 use expression::Follower;
 
 /// Voice capacity of an [`Engine`].
@@ -89,6 +91,9 @@ pub enum PlayMode {
     Bounce,
     /// A ball rolling on the object.
     Roll,
+    /// A rigid body (a die, a coin, a spoon…) dropped on the object, which is the floor: it
+    /// falls, tumbles, rattles and settles (see [`DropSettings`]).
+    Drop,
 }
 
 /// The bouncing ball.
@@ -202,6 +207,9 @@ pub struct Patch {
     pub mode: PlayMode,
     pub bounce: Bounce,
     pub roll: Roll,
+    /// The dropped body (drop mode): its kind and size (its material is the striker's), spin,
+    /// drift and friction; it falls from the bounce's height under the bounce's gravity.
+    pub drop: DropSettings,
     /// The force a note's full pressure presses its ball with, in its weights: the ball is
     /// pulled towards the object by g × press_depth × pressure on top of gravity.
     pub press_depth: f64,
@@ -271,6 +279,7 @@ impl Default for Patch {
                 lift_on_release: false,
                 stop_time_s: 0.4,
             },
+            drop: DropSettings::DEFAULT,
             press_depth: 3.0,
         }
     }
@@ -299,6 +308,23 @@ impl Patch {
                 patch.tuning.key_tracking = false;
                 patch.tuning.fixed_f0_hz = f0_hz.clamp(MIN_PHYSICAL_F0_HZ, MAX_PHYSICAL_F0_HZ);
             }
+        }
+        if self.mode == PlayMode::Drop {
+            // The body's own modes and rigid mass stand in for the striker's; its contact is
+            // Hertz's at its rounding, restituting the pair's coefficient (each micro-impact
+            // then restitutes its own macro impact's).
+            let material = self.striker.material;
+            patch.striker = self.drop.striker(material);
+            patch.contact.law = HuntCrossley {
+                stiffness: self.drop.stiffness(material, self.object_material),
+                mu_s_per_m: 0.0,
+                alpha: 1.5,
+            };
+            patch.contact.damping = Damping::HuntCrossley;
+            patch.contact.restitution =
+                Some(material.restitution.min(self.object_material.restitution));
+            patch.hammer_mass_kg = patch.striker.rigid_mass_kg(self.hammer_mass_kg);
+            return patch;
         }
         let striker = &self.striker;
         patch.hammer_mass_kg = striker.rigid_mass_kg(self.hammer_mass_kg);
@@ -350,6 +376,8 @@ struct Voice {
     hammer: Hammer,
     /// The rolling ball's place on its track, in roll mode.
     rolling: Option<Rolling>,
+    /// The dropped body and its contacts, in drop mode.
+    drop: Box<DropPlay>,
     /// Rolling to a stop after note-off.
     stopping: bool,
     /// What the last note-on did.
@@ -380,6 +408,7 @@ impl Voice {
             bank: ModalBank::new(patch.object_mass_kg),
             hammer: Hammer::new(patch.hammer_mass_kg, patch.contact),
             rolling: None,
+            drop: DropPlay::new(),
             stopping: false,
             mode: PlayMode::Strike,
             gain: OUTPUT_GAIN_PER_M_PER_S,
@@ -400,6 +429,7 @@ impl Voice {
         expression: &Expression,
         seed: u64,
         dt_s: f64,
+        floor: &ObjectSpec,
     ) {
         // A new object is at rest and unloaded; one struck again keeps whatever rests on it.
         let held_n = if let Some((object, striker)) = bodies {
@@ -480,12 +510,28 @@ impl Voice {
                 };
                 self.rolling = Some(Rolling::new(Track::new(settings)));
             }
+            PlayMode::Drop => {
+                // Every contact is the drop's: the hammer waits for the first impact.
+                hammer.set_gravity(Gravity::NONE);
+                hammer.set_irregularity(0.0, seed);
+                hammer.retire();
+                // (Each contact's energy is added as it starts: `render_segment`.)
+                self.drop.start(
+                    patch,
+                    bodies.map(|(_, striker)| striker),
+                    floor,
+                    strike.drop_height_m,
+                    strike.v_in_m_per_s,
+                    seed,
+                    dt_s,
+                );
+            }
         }
     }
 
     /// The press on the ball its pressure asks for, m/s² (none on a hammer that strikes).
     fn press_target(&self, patch: &Patch) -> f64 {
-        if self.mode == PlayMode::Strike {
+        if matches!(self.mode, PlayMode::Strike | PlayMode::Drop) {
             0.0
         } else {
             patch.bounce.gravity.accel_m_per_s2.max(0.0)
@@ -596,6 +642,7 @@ impl Voice {
         self.hammer.retire();
         self.hammer.striker_mut().reset();
         self.rolling = None;
+        self.drop.lift(&mut self.hammer);
     }
 
     /// The note-off: with a release fraction set, the modes decay that much faster from now on;
@@ -604,6 +651,9 @@ impl Voice {
         self.held = false;
         // A released voice is not struck again by its note; one that only rings on is.
         self.released = self.rolling.is_some() || patch.release_fraction > 0.0;
+        if self.mode == PlayMode::Drop && patch.drop.lift_on_release {
+            self.drop.lift(&mut self.hammer);
+        }
         if self.rolling.is_some() {
             if patch.roll.lift_on_release {
                 self.hammer.retire();
@@ -629,6 +679,7 @@ impl Voice {
     fn choke(&mut self, sample_rate_hz: f64) {
         self.released = true;
         self.held = false;
+        self.drop.lift(&mut self.hammer);
         self.hammer.retire();
         self.rolling = None;
         self.bank.limit_t60(CHOKE_T60_S, sample_rate_hz);
@@ -697,6 +748,16 @@ impl Voice {
                 }
                 self.rolling = None;
             }
+        } else if self.mode == PlayMode::Drop {
+            for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
+                self.input_energy_j +=
+                    self.drop
+                        .before_sample(&mut self.hammer, &mut self.bank, dt_s);
+                let pickup = self
+                    .hammer
+                    .process_sample(&self.drop.setup, &mut self.bank, dt_s);
+                (*m, *s) = (pickup.mid_m_per_s, pickup.side_m_per_s);
+            }
         } else if self.press.is_moving() || self.press.now != 0.0 || self.held_press_n != 0.0 {
             for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
                 self.press_sample(patch.hammer_mass_kg, dt_s);
@@ -753,7 +814,11 @@ impl Voice {
             self.peak_energy_j = self.peak_energy_j.max(energy);
             // A ball still bouncing or rolling keeps its voice, however quiet for now; a hammer
             // that struck does not (it may drift away for a long time after a very lossy contact).
-            let in_play = self.mode != PlayMode::Strike && !self.hammer.is_retired();
+            let in_play = match self.mode {
+                PlayMode::Strike => false,
+                PlayMode::Drop => self.drop.in_play(&self.hammer),
+                PlayMode::Bounce | PlayMode::Roll => !self.hammer.is_retired(),
+            };
             if !in_play && energy <= END_ENERGY_RATIO * self.peak_energy_j {
                 self.silence();
             }
@@ -876,6 +941,12 @@ impl Scratch {
     }
 }
 
+/// The seed of the `count`-th note struck on `key` (its drop's pose and spin, its bounce's
+/// irregularity, its rolling track): notes differ, renders repeat.
+pub fn note_seed(count: u64, key: u8) -> u64 {
+    count ^ (u64::from(key) << 32)
+}
+
 /// Fixed-capacity polyphonic engine. All memory is allocated in [`Engine::new`].
 pub struct Engine {
     voices: Vec<Voice>,
@@ -990,7 +1061,7 @@ impl Engine {
             self.voices[previous].hammer.set_tracing(false);
         }
         self.notes_struck += 1;
-        let seed = self.notes_struck ^ (u64::from(note.key) << 32);
+        let seed = note_seed(self.notes_struck, note.key);
         self.prepared.ensure(patch, note.key);
         let key = self.prepared.key(note.key);
         let strike = Strike {
@@ -1005,9 +1076,44 @@ impl Engine {
         } else {
             None
         };
-        voice.start(patch, bodies, key.contact, strike, expression, seed, dt_s);
+        let floor = ObjectSpec {
+            f0_hz: patch.tuning.f0_hz(note.key),
+            ..patch.object
+        };
+        voice.start(
+            patch,
+            bodies,
+            key.contact,
+            strike,
+            expression,
+            seed,
+            dt_s,
+            &floor,
+        );
         voice.note = note;
         voice.started_at = self.samples_rendered;
+    }
+
+    /// Count the notes struck so far as `count`: the next note is the `count + 1`-th, and its
+    /// drop (or bounce irregularity, or rolling track) is the one [`note_seed`] gives it. For
+    /// tools that render a chosen drop.
+    pub fn set_notes_struck(&mut self, count: u64) {
+        self.notes_struck = count;
+    }
+
+    /// The drop of the voice last started, if it is a drop: its body and the time, for tools and
+    /// the live view.
+    pub fn drop_scene(&self) -> Option<&crate::rigid::drop::DropScene> {
+        let voice = &self.voices[self.traced_voice?];
+        (voice.active && voice.mode == PlayMode::Drop).then_some(&voice.drop.scene)
+    }
+
+    /// Micro-impacts the drop of the voice last started has struck so far (0 for other modes).
+    pub fn drop_impacts(&self) -> usize {
+        self.traced_voice
+            .map(|i| &self.voices[i])
+            .filter(|v| v.mode == PlayMode::Drop)
+            .map_or(0, |v| v.drop.struck)
     }
 
     /// Adopt `prepared` (built by [`Prepared::prepare`] off the audio thread) and return the
@@ -1145,6 +1251,7 @@ pub fn flush_subnormal(y: f32) -> f32 {
     }
 }
 
+mod drop;
 mod expression;
 mod prepared;
 #[cfg(test)]

@@ -87,7 +87,7 @@ impl Calibration {
                 gain,
                 pan: 0.0,
             },
-            PlayMode::Bounce => {
+            PlayMode::Bounce | PlayMode::Drop => {
                 // Thrown down from the drop height, or let fall from lower for an impact slower
                 // than the fall from there gives.
                 let impact = self.speed_for(level_db);
@@ -301,7 +301,7 @@ impl Prepared {
         // A bounce's hardest note is the ball thrown down at the hardest speed from the drop
         // height: its impact speed adds the fall's.
         let hi = match patch.mode {
-            PlayMode::Bounce => (hi * hi + patch.bounce.fall_speed_sq()).sqrt(),
+            PlayMode::Bounce | PlayMode::Drop => (hi * hi + patch.bounce.fall_speed_sq()).sqrt(),
             _ => hi,
         };
         let mut calibration = Calibration::NONE;
@@ -333,9 +333,15 @@ impl Prepared {
     /// [`REFERENCE_ROLL_S`] after [`REFERENCE_ROLL_SETTLE_S`], in power averaged over
     /// [`REFERENCE_ROLL_SEEDS`].
     fn reference_peak(&mut self, patch: &Patch, v_in_m_per_s: f64) -> f64 {
+        // A drop is measured by its body striking the floor once (its first impact).
+        let key = preparation_key(patch);
         let reference = Patch {
             gain: 1.0,
-            ..preparation_key(patch)
+            mode: match key.mode {
+                PlayMode::Drop => PlayMode::Strike,
+                mode => mode,
+            },
+            ..key
         };
         let strike = Strike {
             v_in_m_per_s,
@@ -379,6 +385,10 @@ impl Prepared {
             &Expression::NEUTRAL,
             seed,
             dt_s,
+            &ObjectSpec {
+                f0_hz: patch.tuning.f0_hz(REFERENCE_NOTE),
+                ..patch.object
+            },
         );
         let (mut peak, mut done) = (0.0f64, 0);
         let mut sums = [0.0f64; 2];

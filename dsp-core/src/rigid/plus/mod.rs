@@ -105,6 +105,18 @@ impl Settings {
             max_rounds: 1000,
         }
     }
+
+    /// Settings for the audio thread: Table A1's restitution, a coarser θ_max (0.15: Figure 10's
+    /// 11 intervals for the corner brick instead of 116) and a bound on the work of one impact
+    /// (2 000 intervals, 50 rounds; past it [`PlusError::DidNotFinish`]).
+    pub fn real_time(e_min: f64) -> Self {
+        Self {
+            theta_max_rad: 0.15,
+            max_intervals: 2000,
+            max_rounds: 50,
+            ..Self::paper(e_min)
+        }
+    }
 }
 
 /// What a contact does during one round (Table 2).

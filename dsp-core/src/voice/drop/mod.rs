@@ -1,0 +1,590 @@
+//! The drop mode in a voice: the macro scene on its own grid, every contact it reports played by the voice's per-sample contact (the micro scale).
+//!
+//! The scene ([`DropScene`]) advances in steps of about [`MACRO_STEP_S`], a whole number of
+//! samples, one step ahead of the audio: at the first sample of a step the step is computed, and
+//! each impact in it is struck at its own sample within the step. An impact (or several points
+//! landing at once, merged) becomes one micro-impact of the voice's [`Hammer`] on the floor's
+//! modes, struck where the body lands. The micro contact delivers the macro normal impulse: it
+//! meets the floor at the macro approach speed v⁻ with the macro restitution e = v⁺/v⁻, and its
+//! mass is the normal effective mass the macro impulse J saw, m = J/((1 + e)·v⁻) — without
+//! friction exactly 1/(nᵀ·W·n) (Jia–Wang eq. 5), with friction what stick and slip made of it.
+//! The body's own modes make its side of the contact compliant, which lowers the contact's
+//! dissipation below what eq. (6) inverted for a rigid pair expects (a coin's rim rebounds up to
+//! ~10 % harder; a rod's end bends back and strikes again): before each micro-impact two trials
+//! of it on copies of both bodies as they vibrate measure the impulse it delivers, and the mass
+//! is corrected by the ratio (a fixed-point iteration on m·J/J(m)).
+//! Lasting contacts (sliding, rolling on the floor) lay the striker on the floor under the load
+//! they carry and drive it over a rough track at the contact's speed over the floor (the roll
+//! mode's [`Rolling`]), so the rattle and the roll are heard to the end.
+
+use super::{Patch, MAX_CHUNK};
+use crate::body::{StrikerKind, StrikerSpec};
+use crate::interaction::{ContactSetup, Gravity, Hammer};
+use crate::material::{effective_modulus_pa, hertz_stiffness, Material};
+use crate::resonator::{object_modes, BankSetup, ModalBank, Mode, ObjectSpec, MAX_MODES};
+use crate::rigid::drop::{ContactEvent, ContactKind, Drop, DropBody, DropScene};
+use crate::rigid::plus::Settings;
+use crate::roll::{RollSettings, Rolling, Track};
+
+/// Length of a macro step, s (rounded to whole samples): gravity's velocity per step, 2.5 mm/s,
+/// stays below PLUS's capture velocity, so a body resting on the floor is captured.
+pub const MACRO_STEP_S: f64 = 0.25e-3;
+/// Contacts one macro step can report: a few impacts of up to four points each, and a contact
+/// step's four points.
+const MAX_STEP_EVENTS: usize = 32;
+/// Micro-impacts waiting for their sample (or for the contact under way to end).
+const QUEUE: usize = 8;
+/// The micro contact's restitution is kept within these bounds (Hunt–Crossley's damping needs
+/// e > 0); its mass then carries the macro impulse.
+const MIN_MICRO_RESTITUTION: f64 = 0.05;
+const MAX_MICRO_RESTITUTION: f64 = 0.98;
+/// Approaches slower than this (m/s) are not struck.
+const MIN_MICRO_SPEED_M_PER_S: f64 = 1e-4;
+/// A micro-impact (and its trial) ends when its striker has been out of contact this long, s
+/// (a flexible body's end bending back touches again within half its lowest period), or
+/// [`TRIAL_MAX_S`] after its strike: the striker is then taken away, so it cannot wander into
+/// contacts the macro scene did not make.
+const TRIAL_APART_S: f64 = 0.003;
+const TRIAL_MAX_S: f64 = 0.01;
+/// Trials per micro-impact, and the most they may change the mass by (a rod's chattering end
+/// makes the impulse jump with the mass).
+const TRIALS: usize = 2;
+const MAX_CORRECTION: f64 = 2.0;
+/// Smoothing of the rolling track's speed as the macro scene reports it, s.
+const TRACK_SMOOTHING_S: f64 = 0.005;
+/// RMS roughness of the floor under a sliding or rolling body, m.
+const FLOOR_ROUGHNESS_M: f64 = 2e-6;
+
+/// What a drop note does: the patch's choice of body and how it falls.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DropSettings {
+    pub body: DropBody,
+    /// The body's size, m (see [`DropBody::usual_size_m`]); its material is the striker's.
+    pub size_m: f64,
+    /// Largest spin about each axis at the drop, rad/s.
+    pub spin_rad_per_s: f64,
+    /// Largest horizontal drift at the drop along each floor axis, m/s.
+    pub drift_m_per_s: f64,
+    /// Coulomb friction between body and floor.
+    pub mu: f64,
+    /// At note-off: lift the body once its current contact ends (true), or let it settle.
+    pub lift_on_release: bool,
+}
+
+impl DropSettings {
+    /// A die dropped with some spin and drift on a wooden floor.
+    pub const DEFAULT: DropSettings = DropSettings {
+        body: DropBody::Die,
+        size_m: 0.016,
+        spin_rad_per_s: 20.0,
+        drift_m_per_s: 0.05,
+        mu: 0.3,
+        lift_on_release: false,
+    };
+
+    /// The striker whose modes and contact stand for the body's (see [`StrikerSpec::body`]): a
+    /// die, brick or ball rings like a ball of its volume, a coin like a coin, a rod or spoon
+    /// like a free bar of its length, a ring like a free bar of its circumference.
+    pub fn striker(&self, material: &'static Material) -> StrikerSpec {
+        let shape = self.body.shape(self.size_m);
+        let ball_radius_m = (3.0 * shape.volume_m3() / (4.0 * std::f64::consts::PI)).cbrt();
+        let (kind, size_m) = match self.body {
+            DropBody::Die | DropBody::Brick | DropBody::Sphere => {
+                (StrikerKind::Ball, ball_radius_m)
+            }
+            DropBody::Coin => (StrikerKind::Coin, 0.5 * self.size_m),
+            DropBody::Rod | DropBody::Spoon => (StrikerKind::Rod, self.size_m),
+            DropBody::Ring => (StrikerKind::Rod, std::f64::consts::PI * self.size_m),
+        };
+        StrikerSpec {
+            kind,
+            material,
+            size_m,
+        }
+    }
+
+    /// Hertz's stiffness (N/m^1.5) of the body's rounding where it touches a flat floor:
+    /// k = (4/3)·E*·√R (R from [`crate::rigid::shape::Shape::contact_radius_m`]).
+    pub fn stiffness(&self, body: &Material, floor: &Material) -> f64 {
+        let radius_m = self.body.shape(self.size_m).contact_radius_m();
+        hertz_stiffness(effective_modulus_pa(body, floor), radius_m)
+    }
+}
+
+/// The macro scene of a drop note of the (resolved) `patch`: its body, of the striker's
+/// material, let fall from `height_m` and thrown down at `throw_m_per_s` under the bounce's
+/// gravity, its pose and spin drawn from `seed`; PLUS's real-time settings with the pair's
+/// restitution (the lower of the two materials').
+pub fn drop_scene(patch: &Patch, height_m: f64, throw_m_per_s: f64, seed: u64) -> DropScene {
+    let settings = &patch.drop;
+    let body = patch.striker.material;
+    let e_min = body.restitution.min(patch.object_material.restitution);
+    let drop = Drop {
+        body: settings.body,
+        size_m: settings.size_m,
+        density_kg_per_m3: body.density_kg_per_m3,
+        height_m,
+        throw_m_per_s,
+        spin_rad_per_s: settings.spin_rad_per_s,
+        drift_m_per_s: settings.drift_m_per_s,
+        mu: settings.mu,
+    };
+    let mut scene = DropScene::dropped(&drop, Settings::real_time(e_min), seed);
+    let g = patch.bounce.gravity.accel_m_per_s2.max(0.0);
+    scene.gravity_m_per_s2 = glam::DVec3::new(0.0, 0.0, -g);
+    scene
+}
+
+/// One micro-impact to strike.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MicroImpact {
+    /// Sample within the current macro step it is due at.
+    at_sample: usize,
+    pub v_in_m_per_s: f64,
+    pub mass_kg: f64,
+    pub restitution: f64,
+    /// The macro normal impulse it carries, N·s.
+    pub normal_impulse_n_s: f64,
+    /// The normal impulse the micro contact delivered, N·s: the change of the striker's rigid
+    /// momentum from its strike to the next contact (NaN until then).
+    pub delivered_n_s: f64,
+    /// Where on the floor's strike axis it lands, 0…1.
+    pub position: f64,
+}
+
+/// A lasting contact: the striker laid on the floor, driven over a rough track.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Lasting {
+    /// The contact's speed over the floor, m/s.
+    track_speed_m_per_s: f64,
+}
+
+/// The drop mode's state in a voice (boxed: about 10 kB, allocated with the voice).
+pub(super) struct DropPlay {
+    pub scene: DropScene,
+    /// The floor's modes as loaded (their strike shapes at the last landing point).
+    floor: ObjectSpec,
+    /// The floor's size along its strike axis, m (the patch's object size).
+    floor_size_m: f64,
+    step_samples: usize,
+    /// Samples of the current step already rendered.
+    into_step: usize,
+    queue: [MicroImpact; QUEUE],
+    queued: usize,
+    lasting: Option<Lasting>,
+    rolling: Rolling,
+    /// The contact of the micro-impacts (its restitution set for each) and of lasting contacts.
+    pub setup: ContactSetup,
+    /// The pair's restitution, for lasting contacts.
+    restitution: f64,
+    gravity_m_per_s2: f64,
+    /// No more contacts are started: the scene ended (rest, a note-off that lifts, or PLUS
+    /// could not resolve a contact in real time).
+    finished: bool,
+    /// Note-off with lift: no contact starts after the current one.
+    lifted: bool,
+    /// Every micro-impact struck since the note-on, for tests and tools (capacity
+    /// [`MAX_RECORDED`]).
+    pub record: [MicroImpact; MAX_RECORDED],
+    pub recorded: usize,
+    /// Micro-impacts struck since the note-on.
+    pub struck: usize,
+    /// The last micro-impact's record index and the striker's velocity at its strike, m/s,
+    /// until its delivered impulse is taken.
+    open: Option<(usize, f64)>,
+    /// Samples since the micro-impact's strike, and since its striker last touched.
+    since_strike: usize,
+    apart: usize,
+    /// [`TRIAL_APART_S`] and [`TRIAL_MAX_S`] in samples.
+    apart_samples: usize,
+    max_samples: usize,
+    modes: [Mode; MAX_MODES],
+    /// The trial striker (the body's modes, loaded at each new note) and floor.
+    trial: Hammer,
+    trial_floor: Box<ModalBank>,
+}
+
+/// Micro-impacts a drop keeps in its record.
+pub const MAX_RECORDED: usize = 64;
+
+impl DropPlay {
+    pub fn new() -> Box<Self> {
+        Box::new(Self {
+            scene: DropScene::new(
+                crate::rigid::RigidBody::at_rest(1.0, glam::DVec3::ONE),
+                crate::rigid::shape::Shape::Sphere { radius_m: 0.01 },
+                0.3,
+                Settings::real_time(0.5),
+            ),
+            floor: ObjectSpec::marimba(440.0),
+            floor_size_m: 1.0,
+            step_samples: 1,
+            into_step: 0,
+            queue: [MicroImpact::default(); QUEUE],
+            queued: 0,
+            lasting: None,
+            rolling: Rolling::new(Track::new(RollSettings::marble())),
+            setup: Patch::default().contact,
+            restitution: 0.5,
+            gravity_m_per_s2: 9.81,
+            finished: true,
+            lifted: false,
+            record: [MicroImpact::default(); MAX_RECORDED],
+            recorded: 0,
+            struck: 0,
+            open: None,
+            since_strike: 0,
+            apart: 0,
+            apart_samples: 1,
+            max_samples: 1,
+            modes: [Mode::SILENT; MAX_MODES],
+            trial: Hammer::new(1.0, Patch::default().contact),
+            trial_floor: ModalBank::new(1.0),
+        })
+    }
+
+    /// Drop the patch's body on `floor` (the note's object) from `height_m`, thrown down at
+    /// `throw_m_per_s`, its pose and spin drawn from `seed`. The patch is resolved; `striker`
+    /// holds the body's modes (`None`: the ones loaded for the last note).
+    #[allow(clippy::too_many_arguments)]
+    pub fn start(
+        &mut self,
+        patch: &Patch,
+        striker: Option<&BankSetup>,
+        floor: &ObjectSpec,
+        height_m: f64,
+        throw_m_per_s: f64,
+        seed: u64,
+        dt_s: f64,
+    ) {
+        self.restitution = patch
+            .striker
+            .material
+            .restitution
+            .min(patch.object_material.restitution);
+        self.gravity_m_per_s2 = patch.bounce.gravity.accel_m_per_s2.max(0.0);
+        self.scene = drop_scene(patch, height_m, throw_m_per_s, seed);
+        self.floor = *floor;
+        self.floor_size_m = patch.object_size_m.max(0.01);
+        self.step_samples = ((MACRO_STEP_S / dt_s).round() as usize).clamp(1, MAX_CHUNK);
+        self.apart_samples = (TRIAL_APART_S / dt_s).ceil() as usize;
+        self.max_samples = (TRIAL_MAX_S / dt_s).ceil() as usize;
+        self.into_step = 0;
+        self.queued = 0;
+        self.lasting = None;
+        self.rolling = Rolling::new(Track::new(RollSettings {
+            radius_m: self.scene.shape.contact_radius_m(),
+            roughness_m: FLOOR_ROUGHNESS_M,
+            seed,
+            ..RollSettings::marble()
+        }));
+        self.setup = patch.contact;
+        if let Some(striker) = striker {
+            self.trial.load_striker(striker);
+        }
+        self.finished = false;
+        self.lifted = false;
+        self.recorded = 0;
+        self.struck = 0;
+        self.open = None;
+    }
+
+    /// Take the open micro-impact's delivered impulse (its contact is over: the striker flies
+    /// at its exit velocity, no gravity acting on a micro-impact).
+    pub fn close(&mut self, hammer: &Hammer) {
+        if let Some((index, v0)) = self.open.take() {
+            let impact = &mut self.record[index];
+            impact.delivered_n_s = impact.mass_kg * (v0 - hammer.velocity_m_per_s());
+        }
+    }
+
+    /// Whether the drop still makes contacts (or has one under way).
+    pub fn in_play(&self, hammer: &Hammer) -> bool {
+        let struck_not_begun = self.open.is_some() && hammer.stats().onsets == 0;
+        !self.finished || self.queued > 0 || hammer.in_contact() || struck_not_begun
+    }
+
+    /// Lift the body: no contact starts after the one under way (a lasting one ends now).
+    pub fn lift(&mut self, hammer: &mut Hammer) {
+        self.close(hammer);
+        self.lifted = true;
+        self.finished = true;
+        self.queued = 0;
+        if self.lasting.take().is_some() {
+            hammer.retire();
+        }
+    }
+
+    /// Prepare the sample about to be rendered: a new macro step at its first sample, then the
+    /// micro-impacts due, and the lasting contact's drive. Returns the energy (J) the contacts
+    /// started now put in (∞ for a lasting contact, which the rolling track drives).
+    pub fn before_sample(&mut self, hammer: &mut Hammer, bank: &mut ModalBank, dt_s: f64) -> f64 {
+        let mut energy_j = 0.0;
+        if self.into_step >= self.step_samples {
+            self.into_step = 0;
+        }
+        if self.into_step == 0 && !self.finished {
+            energy_j += self.macro_step(hammer, bank, dt_s);
+        }
+        if self.lasting.is_none() && !hammer.is_retired() && self.micro_impact_over(hammer) {
+            self.close(hammer);
+            hammer.retire();
+        }
+        // The impacts due (an earlier micro-impact under way delays the next).
+        while self.queued > 0
+            && self.queue[0].at_sample <= self.into_step
+            && (hammer.is_retired() || self.lasting.is_some())
+        {
+            let mut impact = self.queue[0];
+            self.queue.copy_within(1..self.queued, 0);
+            self.restrike(bank, impact.position, dt_s);
+            let estimate_kg = impact.mass_kg;
+            for _ in 0..TRIALS {
+                let delivered = self.trial_impulse(&impact, hammer.striker(), bank, dt_s);
+                impact.mass_kg = (impact.mass_kg * impact.normal_impulse_n_s / delivered)
+                    .clamp(estimate_kg / MAX_CORRECTION, estimate_kg * MAX_CORRECTION);
+            }
+            self.queued -= 1;
+            energy_j += self.strike(hammer, bank, &impact, dt_s);
+        }
+        if let Some(lasting) = self.lasting {
+            let accel = self
+                .rolling
+                .advance(lasting.track_speed_m_per_s, TRACK_SMOOTHING_S, dt_s);
+            hammer.set_track_acceleration(accel);
+        }
+        self.into_step += 1;
+        energy_j
+    }
+
+    /// Advance the scene by one step and schedule what it reports.
+    fn macro_step(&mut self, hammer: &mut Hammer, bank: &mut ModalBank, dt_s: f64) -> f64 {
+        let step_s = self.step_samples as f64 * dt_s;
+        let start_s = self.scene.time_s;
+        let mut events = [None::<ContactEvent>; MAX_STEP_EVENTS];
+        let mut count = 0;
+        let result = self.scene.step(step_s, &mut |e| {
+            if count < MAX_STEP_EVENTS {
+                events[count] = Some(e);
+                count += 1;
+            }
+        });
+        if result.is_err() {
+            // PLUS could not resolve a contact within the real-time bounds: the drop ends here.
+            self.finished = true;
+        }
+        let (mut load_n_s, mut track_m_per_s, mut lasting) = (0.0, 0.0f64, false);
+        let mut k = 0;
+        while k < count {
+            let Some(first) = events[k] else { break };
+            match first.kind {
+                ContactKind::Impact => {
+                    // Points landing at the same moment: one micro-impact with their summed
+                    // impulse, at their impulse-weighted mean point, speeds and rebound.
+                    let mut sum = [0.0; 4];
+                    while let Some(e) = events.get(k).copied().flatten() {
+                        if e.kind != ContactKind::Impact || e.time_s != first.time_s {
+                            break;
+                        }
+                        let j = e.normal_impulse_n_s;
+                        sum[0] += j;
+                        sum[1] += j * e.normal_speed_m_per_s;
+                        sum[2] += j * e.rebound_speed_m_per_s;
+                        sum[3] += j * e.point_m.x;
+                        k += 1;
+                    }
+                    let offset_s = first.time_s - start_s;
+                    self.schedule(sum, (offset_s / dt_s).floor().max(0.0) as usize);
+                    continue;
+                }
+                ContactKind::Slide | ContactKind::Roll => {
+                    lasting = true;
+                    load_n_s += first.normal_impulse_n_s;
+                    track_m_per_s = track_m_per_s.max(first.track_speed_m_per_s);
+                }
+                ContactKind::Rest => self.finished = true,
+            }
+            k += 1;
+        }
+        // A body come to rest in this step leaves no lasting contact behind.
+        let lasting = lasting && !self.finished;
+        self.lasting_contact(
+            hammer,
+            bank,
+            lasting,
+            load_n_s / step_s,
+            track_m_per_s,
+            dt_s,
+        )
+    }
+
+    /// Queue a micro-impact from the sums (J, J·v⁻, J·v⁺, J·x) of the points landing together.
+    fn schedule(&mut self, sum: [f64; 4], at_sample: usize) {
+        let j = sum[0];
+        if !(j > 0.0) || self.queued == QUEUE || self.lifted {
+            return;
+        }
+        let v_in = sum[1] / j;
+        if !(v_in > MIN_MICRO_SPEED_M_PER_S) {
+            return;
+        }
+        let restitution = (sum[2] / j / v_in).clamp(MIN_MICRO_RESTITUTION, MAX_MICRO_RESTITUTION);
+        self.queue[self.queued] = MicroImpact {
+            at_sample: at_sample.min(self.step_samples - 1),
+            v_in_m_per_s: v_in,
+            mass_kg: j / ((1.0 + restitution) * v_in),
+            restitution,
+            normal_impulse_n_s: j,
+            delivered_n_s: f64::NAN,
+            position: self.floor_position(sum[3] / j),
+        };
+        self.queued += 1;
+    }
+
+    /// The point of the floor's strike axis (0…1) under world x = `x_m`: the patch's strike
+    /// position at the origin, moving by x over the floor's size.
+    fn floor_position(&self, x_m: f64) -> f64 {
+        (self.floor.strike_position + x_m / self.floor_size_m).clamp(0.02, 0.98)
+    }
+
+    /// Move the floor's strike point to `position` (0…1).
+    fn restrike(&mut self, bank: &mut ModalBank, position: f64, dt_s: f64) {
+        if position == self.floor.strike_position {
+            return;
+        }
+        self.floor.strike_position = position;
+        let count = object_modes(&self.floor, &mut self.modes);
+        bank.restrike(&self.modes[..count], 1.0 / dt_s);
+    }
+
+    /// Count a sample of the micro-impact under way; whether it is over (see [`TRIAL_APART_S`]).
+    fn micro_impact_over(&mut self, hammer: &Hammer) -> bool {
+        self.since_strike += 1;
+        self.apart = if hammer.in_contact() {
+            0
+        } else {
+            self.apart + 1
+        };
+        let touched = hammer.stats().onsets > 0;
+        self.since_strike > self.max_samples || (touched && self.apart > self.apart_samples)
+    }
+
+    /// The normal impulse `impact` delivers, N·s, its body vibrating as `striker` does and the
+    /// floor as `floor` does.
+    fn trial_impulse(
+        &mut self,
+        impact: &MicroImpact,
+        striker: &ModalBank,
+        floor: &ModalBank,
+        dt_s: f64,
+    ) -> f64 {
+        let trial = &mut self.trial;
+        self.trial_floor.copy_from(floor);
+        trial.striker_mut().copy_vibration(striker);
+        trial.set_gravity(Gravity::NONE);
+        trial.set_track_acceleration(0.0);
+        let setup = ContactSetup {
+            restitution: Some(impact.restitution),
+            ..self.setup
+        };
+        trial.strike(&self.trial_floor, impact.v_in_m_per_s, 0.0, impact.mass_kg);
+        let v0 = trial.velocity_m_per_s();
+        let mut apart = 0;
+        // As the voice does (see `micro_impact_over`).
+        for _ in 0..self.max_samples {
+            trial.process_sample(&setup, &mut self.trial_floor, dt_s);
+            apart = if trial.in_contact() { 0 } else { apart + 1 };
+            let touched = trial.stats().onsets > 0;
+            if trial.is_retired() || (touched && apart > self.apart_samples) {
+                break;
+            }
+        }
+        trial.retire();
+        let impulse = impact.mass_kg * (v0 - trial.velocity_m_per_s());
+        if impulse > 0.0 && impulse.is_finite() {
+            impulse
+        } else {
+            impact.normal_impulse_n_s
+        }
+    }
+
+    /// Strike one micro-impact; returns the energy it brings, J.
+    fn strike(
+        &mut self,
+        hammer: &mut Hammer,
+        bank: &mut ModalBank,
+        impact: &MicroImpact,
+        dt_s: f64,
+    ) -> f64 {
+        self.close(hammer);
+        self.lasting = None;
+        self.restrike(bank, impact.position, dt_s);
+        self.setup.restitution = Some(impact.restitution);
+        hammer.set_gravity(Gravity::NONE);
+        hammer.set_track_acceleration(0.0);
+        hammer.strike(bank, impact.v_in_m_per_s, 0.0, impact.mass_kg);
+        self.struck += 1;
+        if self.recorded < MAX_RECORDED {
+            self.record[self.recorded] = MicroImpact {
+                delivered_n_s: f64::NAN,
+                ..*impact
+            };
+            self.open = Some((self.recorded, hammer.velocity_m_per_s()));
+            self.recorded += 1;
+        }
+        self.since_strike = 0;
+        self.apart = 0;
+        0.5 * impact.mass_kg * impact.v_in_m_per_s * impact.v_in_m_per_s
+    }
+
+    /// Start, drive or end the lasting contact after a step: `lasting` whether the step had one,
+    /// carrying `load_n` (N) at `track_m_per_s`.
+    fn lasting_contact(
+        &mut self,
+        hammer: &mut Hammer,
+        bank: &mut ModalBank,
+        lasting: bool,
+        load_n: f64,
+        track_m_per_s: f64,
+        dt_s: f64,
+    ) -> f64 {
+        if !lasting || self.lifted {
+            if self.lasting.take().is_some() {
+                if self.scene.at_rest {
+                    // At rest: its load stays on the floor, which rings on about it.
+                    hammer.come_to_rest(bank);
+                } else {
+                    // Lifted off into flight.
+                    hammer.retire();
+                }
+            }
+            return 0.0;
+        }
+        if let Some(lasting) = self.lasting.as_mut() {
+            lasting.track_speed_m_per_s = track_m_per_s;
+            return 0.0;
+        }
+        if hammer.in_contact() || self.queued > 0 || !(self.gravity_m_per_s2 > 0.0) {
+            return 0.0;
+        }
+        self.close(hammer);
+        let mass_kg = (load_n / self.gravity_m_per_s2).clamp(1e-6, self.scene.body.mass_kg);
+        let x_m = self.scene.body.position_m.x;
+        self.restrike(bank, self.floor_position(x_m), dt_s);
+        self.setup.restitution = Some(self.restitution);
+        hammer.set_gravity(Gravity {
+            accel_m_per_s2: self.gravity_m_per_s2,
+            in_contact: true,
+            capture_m_per_s: 0.0,
+        });
+        hammer.set_track_acceleration(0.0);
+        hammer.place(bank, &self.setup, mass_kg);
+        self.lasting = Some(Lasting {
+            track_speed_m_per_s: track_m_per_s,
+        });
+        f64::INFINITY
+    }
+}
+
+#[cfg(test)]
+mod tests;
