@@ -2,7 +2,7 @@
 //! with its unit.
 
 use crate::live_view;
-use crate::params::{Controllers, DampingFromChoice, LawChoice, UrtoParams};
+use crate::params::{Controllers, DampingFromChoice, LawChoice, ModeChoice, UrtoParams};
 use crate::presets::{self, Preset};
 use nice_plug::context::gui::{GuiContext, ParamSetter};
 use nice_plug::prelude::FloatParam;
@@ -13,6 +13,7 @@ use nice_plug_egui::{
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use urto_dsp::interaction::ContactTrace;
+use urto_dsp::voice::DropTrace;
 
 /// The editor's window size in logical pixels.
 const WINDOW_SIZE: (u32, u32) = (1000, 760);
@@ -22,6 +23,8 @@ const WINDOW_SIZE: (u32, u32) = (1000, 760);
 #[derive(Clone)]
 pub struct Shared {
     pub trace: Arc<Mutex<triple_buffer::Output<ContactTrace>>>,
+    /// The drop mode's live view, shared the same way.
+    pub drop_trace: Arc<Mutex<triple_buffer::Output<DropTrace>>>,
     /// Held down: the audio thread plays a note while it is set.
     pub strike_held: Arc<AtomicBool>,
 }
@@ -257,7 +260,11 @@ impl NiceEguiApp for UrtoApp {
         });
         self.top_bar(ui, &setter);
         // The live view: the latest trace the audio thread published.
-        if let Ok(mut output) = self.shared.trace.lock() {
+        if self.params.mode.value() == ModeChoice::Drop {
+            if let Ok(mut output) = self.shared.drop_trace.lock() {
+                live_view::show_drop(ui, output.read());
+            }
+        } else if let Ok(mut output) = self.shared.trace.lock() {
             live_view::show(ui, output.read());
         }
         ui.ctx()
@@ -511,6 +518,29 @@ impl NiceEguiApp for UrtoApp {
                         ui,
                         "Lift at release",
                         ParamSlider::for_param(&p.roll_lift, &setter),
+                    );
+                });
+                group(&mut columns[1], "Drop", |ui| {
+                    ui.label(
+                        "Mode Drop: the body (of the striker's material) falls from the drop height on the object, the floor.",
+                    );
+                    row(ui, "Body", ParamSlider::for_param(&p.drop_body, &setter));
+                    row(ui, "Size", ParamSlider::for_param(&p.drop_size_m, &setter));
+                    row(
+                        ui,
+                        "Spin",
+                        ParamSlider::for_param(&p.drop_spin_rad_per_s, &setter),
+                    );
+                    row(
+                        ui,
+                        "Drift",
+                        ParamSlider::for_param(&p.drop_drift_m_per_s, &setter),
+                    );
+                    row(ui, "Friction", ParamSlider::for_param(&p.drop_mu, &setter));
+                    row(
+                        ui,
+                        "Lift at release",
+                        ParamSlider::for_param(&p.drop_lift, &setter),
                     );
                 });
                 group(&mut columns[1], "Expression", |ui| {

@@ -13,7 +13,7 @@ use nice_plug_egui::EguiEditorState;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use urto_dsp::interaction::ContactTrace;
-use urto_dsp::voice::{flush_subnormal, Change, Engine, NoteId, NoteTarget, MAX_VOICES};
+use urto_dsp::voice::{flush_subnormal, Change, DropTrace, Engine, NoteId, NoteTarget, MAX_VOICES};
 
 use channels::{ChannelMode, Channels};
 
@@ -39,6 +39,9 @@ pub struct Urto {
     /// The audio side of the live view's triple buffer, and the serial of the trace last sent.
     trace_in: triple_buffer::Input<ContactTrace>,
     trace_sent: u64,
+    /// The same for the drop mode's live view.
+    drop_trace_in: triple_buffer::Input<DropTrace>,
+    drop_trace_sent: u64,
     /// What the editor sees (its side of the buffer, the strike button).
     shared: editor::Shared,
     /// The strike button's note is sounding.
@@ -66,6 +69,7 @@ const STRIKE_VELOCITY: f32 = 0.7;
 impl Default for Urto {
     fn default() -> Self {
         let (trace_in, trace_out) = triple_buffer::triple_buffer(&ContactTrace::default());
+        let (drop_trace_in, drop_trace_out) = triple_buffer::triple_buffer(&DropTrace::default());
         Self {
             params: Arc::new(UrtoParams::default()),
             editor_state: editor::default_state(),
@@ -77,8 +81,11 @@ impl Default for Urto {
             voice_capacity: MAX_VOICES as u32,
             trace_in,
             trace_sent: 0,
+            drop_trace_in,
+            drop_trace_sent: 0,
             shared: editor::Shared {
                 trace: Arc::new(Mutex::new(trace_out)),
+                drop_trace: Arc::new(Mutex::new(drop_trace_out)),
                 strike_held: Arc::new(AtomicBool::new(false)),
             },
             strike_sounding: false,
@@ -325,6 +332,12 @@ impl Plugin for Urto {
             if trace.serial != self.trace_sent {
                 self.trace_sent = trace.serial;
                 self.trace_in.write(*trace);
+            }
+        }
+        if let Some(trace) = engine.drop_trace() {
+            if trace.serial != self.drop_trace_sent {
+                self.drop_trace_sent = trace.serial;
+                self.drop_trace_in.write(*trace);
             }
         }
         // The left (or mono) signal on channel 0, the right on channel 1 (and any further).

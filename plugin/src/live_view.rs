@@ -1,12 +1,15 @@
 //! The editor's live view of the last impact: phase portrait against eq. (3), force–compression
-//! loop, energy against H(v) of eq. (20), the rebound timeline, and the exit-velocity error.
+//! loop, energy against H(v) of eq. (20), the rebound timeline, and the exit-velocity error; in
+//! drop mode, the dropped body's height and tilt over time with its impacts marked.
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 use urto_dsp::analytic::Impact;
 use urto_dsp::interaction::ContactTrace;
+use urto_dsp::voice::DropTrace;
 
 pub(crate) const SIMULATED: Color32 = Color32::from_rgb(90, 170, 255);
 const ANALYTIC: Color32 = Color32::from_rgb(255, 170, 60);
+const IMPACT: Color32 = Color32::from_rgb(255, 90, 90);
 const AXES: Color32 = Color32::from_gray(110);
 const LABEL: Color32 = Color32::from_gray(190);
 
@@ -226,4 +229,79 @@ pub fn show(ui: &mut egui::Ui, trace: &ContactTrace) {
             trace.contact_samples, trace.substeps, trace.v_in_m_per_s, trace.v_out_m_per_s, exact, error_pct
         ));
     }
+}
+
+/// The drop mode's live view: the body's lowest point above the floor and its tilt against
+/// time, every impact a red mark (its height the impact's share of the largest impulse), and a
+/// line of figures.
+pub fn show_drop(ui: &mut egui::Ui, trace: &DropTrace) {
+    let width = (ui.available_width() - 12.0) / 2.0;
+    let size = Vec2::new(width.max(160.0), 300.0);
+    let poses = trace.poses();
+    let impacts = trace.impacts();
+    let height = Series {
+        points: poses
+            .iter()
+            .map(|p| (f64::from(p.t_s), 1e3 * f64::from(p.height_m)))
+            .collect(),
+        color: SIMULATED,
+    };
+    let top_mm = poses
+        .iter()
+        .fold(0.0f64, |m, p| m.max(1e3 * f64::from(p.height_m)));
+    let largest = impacts
+        .iter()
+        .fold(0.0f32, |m, i| m.max(i.normal_impulse_n_s))
+        .max(f32::MIN_POSITIVE);
+    let marks = |scale: f64| -> Vec<Series> {
+        impacts
+            .iter()
+            .map(|i| {
+                let (t, share) = (f64::from(i.t_s), f64::from(i.normal_impulse_n_s / largest));
+                Series {
+                    points: vec![(t, 0.0), (t, scale * share)],
+                    color: IMPACT,
+                }
+            })
+            .collect()
+    };
+    let tilt = Series {
+        points: poses
+            .iter()
+            .map(|p| (f64::from(p.t_s), f64::from(p.tilt_rad).to_degrees()))
+            .collect(),
+        color: ANALYTIC,
+    };
+    ui.horizontal(|ui| {
+        let mut series = marks(0.5 * top_mm);
+        series.push(height);
+        plot(
+            ui,
+            size,
+            "dropped body: lowest point above the floor · red: impacts (height ∝ impulse)",
+            "t (s)",
+            "height (mm)",
+            &series,
+        );
+        let mut series = marks(180.0);
+        series.push(tilt);
+        plot(
+            ui,
+            size,
+            "dropped body: tilt of its axis from the vertical",
+            "t (s)",
+            "tilt (°)",
+            &series,
+        );
+    });
+    let rest = if trace.rest_s.is_finite() {
+        format!("at rest after {:.3} s", trace.rest_s)
+    } else {
+        "moving".to_string()
+    };
+    ui.label(format!(
+        "{} impacts, the largest {:.3e} N·s; {rest}",
+        impacts.len(),
+        largest
+    ));
 }

@@ -8,7 +8,10 @@ use crate::material::{Material, MATERIALS};
 use crate::resonator::{BankSetup, ModalBank, ObjectSpec};
 use crate::roll::{RollSettings, Rolling, Track};
 use drop::DropPlay;
-pub use drop::{drop_scene, DropSettings, MicroImpact, MACRO_STEP_S};
+pub use drop::{
+    drop_scene, DropImpact, DropSettings, DropTrace, MicroImpact, Pose, DROP_TRACE_IMPACTS,
+    DROP_TRACE_POINTS, MACRO_STEP_S,
+};
 use expression::Follower;
 
 /// Voice capacity of an [`Engine`].
@@ -1101,11 +1104,17 @@ impl Engine {
         self.notes_struck = count;
     }
 
-    /// The drop of the voice last started, if it is a drop: its body and the time, for tools and
-    /// the live view.
+    /// The drop of the voice last started, if it is a drop: its body and the time, for tools.
     pub fn drop_scene(&self) -> Option<&crate::rigid::drop::DropScene> {
         let voice = &self.voices[self.traced_voice?];
         (voice.active && voice.mode == PlayMode::Drop).then_some(&voice.drop.scene)
+    }
+
+    /// The live view's record of the drop of the voice last started in drop mode (kept after it
+    /// ends).
+    pub fn drop_trace(&self) -> Option<&DropTrace> {
+        let voice = &self.voices[self.traced_voice?];
+        (voice.mode == PlayMode::Drop).then_some(&voice.drop.trace)
     }
 
     /// Micro-impacts the drop of the voice last started has struck so far (0 for other modes).

@@ -25,6 +25,9 @@ use crate::resonator::{object_modes, BankSetup, ModalBank, Mode, ObjectSpec, MAX
 use crate::rigid::drop::{ContactEvent, ContactKind, Drop, DropBody, DropScene};
 use crate::rigid::plus::Settings;
 use crate::roll::{RollSettings, Rolling, Track};
+pub use trace::{DropImpact, DropTrace, Pose, DROP_TRACE_IMPACTS, DROP_TRACE_POINTS};
+
+mod trace;
 
 /// Length of a macro step, s (rounded to whole samples): gravity's velocity per step, 2.5 mm/s,
 /// stays below PLUS's capture velocity, so a body resting on the floor is captured.
@@ -199,6 +202,8 @@ pub(super) struct DropPlay {
     apart_samples: usize,
     max_samples: usize,
     modes: [Mode; MAX_MODES],
+    /// The live view's record of the drop.
+    pub trace: DropTrace,
     /// The trial striker (the body's modes, loaded at each new note) and floor.
     trial: Hammer,
     trial_floor: Box<ModalBank>,
@@ -238,6 +243,7 @@ impl DropPlay {
             apart_samples: 1,
             max_samples: 1,
             modes: [Mode::SILENT; MAX_MODES],
+            trace: DropTrace::default(),
             trial: Hammer::new(1.0, Patch::default().contact),
             trial_floor: ModalBank::new(1.0),
         })
@@ -287,6 +293,8 @@ impl DropPlay {
         self.recorded = 0;
         self.struck = 0;
         self.open = None;
+        self.trace.clear();
+        self.record_pose();
     }
 
     /// Take the open micro-impact's delivered impulse (its contact is over: the striker flies
@@ -373,6 +381,10 @@ impl DropPlay {
             // PLUS could not resolve a contact within the real-time bounds: the drop ends here.
             self.finished = true;
         }
+        self.record_pose();
+        if self.scene.at_rest {
+            self.trace.rest(self.scene.time_s);
+        }
         let (mut load_n_s, mut track_m_per_s, mut lasting) = (0.0, 0.0f64, false);
         let mut k = 0;
         while k < count {
@@ -395,6 +407,10 @@ impl DropPlay {
                     }
                     let offset_s = first.time_s - start_s;
                     self.schedule(sum, (offset_s / dt_s).floor().max(0.0) as usize);
+                    self.trace.impact(DropImpact {
+                        t_s: first.time_s as f32,
+                        normal_impulse_n_s: sum[0] as f32,
+                    });
                     continue;
                 }
                 ContactKind::Slide | ContactKind::Roll => {
@@ -416,6 +432,17 @@ impl DropPlay {
             track_m_per_s,
             dt_s,
         )
+    }
+
+    /// Record the body's pose now in the trace.
+    fn record_pose(&mut self) {
+        let body = &self.scene.body;
+        let axis_z = (body.orientation * glam::DVec3::Z).z.clamp(-1.0, 1.0);
+        self.trace.push(Pose {
+            t_s: self.scene.time_s as f32,
+            height_m: self.scene.clearance_m() as f32,
+            tilt_rad: axis_z.acos() as f32,
+        });
     }
 
     /// Queue a micro-impact from the sums (J, J·v⁻, J·v⁺, J·x) of the points landing together.
