@@ -61,7 +61,7 @@ pub fn render_all(clap: &Path, out_dir: &Path) -> Result<()> {
         written.join("\n")
     );
     println!(
-        "Bounce and roll scenes (48 kHz, the voice engine of dsp-core) and plots:\n{}",
+        "Bounce, roll, two-body and drop scenes (48 kHz, the voice engine of dsp-core) and plots:\n{}",
         scenes.join("\n")
     );
     let screenshot = out_dir.join("editor.png");

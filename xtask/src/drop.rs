@@ -101,9 +101,6 @@ pub fn drop_patch(
     patch.physical_tuning = true;
     patch.bounce.height_m = height_m;
     patch.level = Level::Physical;
-    // Let fall, not thrown.
-    patch.velocity.max_m_per_s = 1e-3;
-    patch.velocity.range_db = 0.0;
     Ok(patch.resolved())
 }
 
@@ -143,9 +140,8 @@ pub fn drop(args: &DropArgs) -> Result<()> {
     let body_material = material(args.material.as_deref().unwrap_or(body.usual_material()))?;
     let patch = drop_patch(body, body_material, &args.floor, args.height, args.mu)?;
     let floor_material = patch.object_material;
-    // The engine's drop of the same note: let fall from the height, thrown at the softest speed.
-    let throw_m_per_s = patch.velocity.max_m_per_s;
-    let mut scene = drop_scene(&patch, args.height, throw_m_per_s, note_seed(args.seed, 60));
+    // The engine's drop of the same note: let fall from the height.
+    let mut scene = drop_scene(&patch, args.height, 0.0, note_seed(args.seed, 60));
     let mass_kg = scene.body.mass_kg;
     let e_min = scene.settings.restitution.e_min;
     let mut events: Vec<ContactEvent> = Vec::new();

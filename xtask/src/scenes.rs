@@ -1,6 +1,7 @@
 //! Bounce, roll and two-body demo scenes: WAVs rendered by dsp-core's voice engine (the plugin's
 //! own DSP), PNG plots of the ball's height and of the rolling contact force, and spectrograms of
-//! strikers with modes of their own on objects, the striker's modes marked.
+//! strikers with modes of their own on objects, the striker's modes marked; then the drop demos
+//! (`drop.rs`).
 
 use anyhow::{anyhow, Result};
 use plotters::prelude::*;

@@ -2,8 +2,8 @@
 //! the level calibration — built off the audio thread, or at a note-on when the note comes first.
 
 use super::{
-    Expression, Level, Output, Patch, PlayMode, Roll, Scratch, Voice, MAX_CHUNK,
-    OUTPUT_GAIN_PER_M_PER_S,
+    note_seed, DropSettings, Expression, Level, Output, Patch, PlayMode, Roll, Scratch, Voice,
+    MAX_CHUNK, OUTPUT_GAIN_PER_M_PER_S,
 };
 use crate::interaction::ContactPrep;
 use crate::resonator::{object_modes, BankSetup, Mode, ObjectSpec, MAX_MODES};
@@ -28,6 +28,11 @@ const REFERENCE_ROLL_S: f64 = 1.9;
 /// The rolling tracks (seeds) a reference roll is measured on: one track's level over a fraction
 /// of a second is a random draw, ±2–3 dB about the mean.
 const REFERENCE_ROLL_SEEDS: [u64; 4] = [1, 2, 3, 4];
+/// A reference drop is heard until this long after its fall, s: it lands, tumbles and rattles.
+const REFERENCE_DROP_AFTER_FALL_S: f64 = 1.0;
+/// The reference note's drops a calibration measures: its first three (each a different pose and
+/// spin; the level of one drop is a random draw, ±3 dB about their mean).
+const REFERENCE_DROPS: u64 = 3;
 /// Peak over RMS the calibration assumes for a rolling ball: its sound is filtered noise, whose
 /// peak over a second or two lies about 4 standard deviations out. A peak measured over a short
 /// render would scatter by several dB with the track's random draw; the RMS scatters less.
@@ -87,7 +92,7 @@ impl Calibration {
                 gain,
                 pan: 0.0,
             },
-            PlayMode::Bounce | PlayMode::Drop => {
+            PlayMode::Bounce => {
                 // Thrown down from the drop height, or let fall from lower for an impact slower
                 // than the fall from there gives.
                 let impact = self.speed_for(level_db);
@@ -107,6 +112,15 @@ impl Calibration {
             PlayMode::Roll => Strike {
                 v_in_m_per_s: 0.0,
                 drop_height_m: 0.0,
+                gain: gain * 10f64.powf(level_db / 20.0),
+                pan: 0.0,
+            },
+            // A tumbling body's loudest impact need not be its first (a brick landing on an
+            // edge slaps down on a face at a speed its fall did not set), so a drop is always
+            // the patch's — let fall from the drop height — and the velocity sets its level.
+            PlayMode::Drop => Strike {
+                v_in_m_per_s: 0.0,
+                drop_height_m: patch.bounce.height_m.max(0.0),
                 gain: gain * 10f64.powf(level_db / 20.0),
                 pan: 0.0,
             },
@@ -186,6 +200,10 @@ pub fn preparation_key(patch: &Patch) -> Patch {
         roll: Roll {
             speed_fraction: 1.0,
             ..patch.roll
+        },
+        drop: DropSettings {
+            lift_on_release: false,
+            ..patch.drop
         },
         ..*patch
     }
@@ -301,14 +319,14 @@ impl Prepared {
         // A bounce's hardest note is the ball thrown down at the hardest speed from the drop
         // height: its impact speed adds the fall's.
         let hi = match patch.mode {
-            PlayMode::Bounce | PlayMode::Drop => (hi * hi + patch.bounce.fall_speed_sq()).sqrt(),
+            PlayMode::Bounce => (hi * hi + patch.bounce.fall_speed_sq()).sqrt(),
             _ => hi,
         };
         let mut calibration = Calibration::NONE;
         for (j, speed) in calibration.speeds_m_per_s.iter_mut().enumerate() {
             *speed = lo * (hi / lo).powf(j as f64 / (LADDER - 1) as f64);
         }
-        if patch.mode == PlayMode::Roll {
+        if matches!(patch.mode, PlayMode::Roll | PlayMode::Drop) {
             let peak = self.reference_peak(patch, 0.0);
             calibration.peaks_m_per_s = [peak; LADDER];
         } else {
@@ -329,19 +347,14 @@ impl Prepared {
 
     /// Peak pickup velocity (m/s) of the reference note, on the louder channel: struck at `v_in`
     /// over [`REFERENCE_STRIKE_S`] (a bounce: thrown at `v_in` from the object's surface, so its
-    /// first impacts are the real ones), or rolling: [`ROLL_CREST`] times the RMS over
+    /// first impacts are the real ones); a drop: the geometric mean of the peaks of its first
+    /// [`REFERENCE_DROPS`] drops, each over its fall and [`REFERENCE_DROP_AFTER_FALL_S`]; or rolling: [`ROLL_CREST`] times the RMS over
     /// [`REFERENCE_ROLL_S`] after [`REFERENCE_ROLL_SETTLE_S`], in power averaged over
     /// [`REFERENCE_ROLL_SEEDS`].
     fn reference_peak(&mut self, patch: &Patch, v_in_m_per_s: f64) -> f64 {
-        // A drop is measured by its body striking the floor once (its first impact).
-        let key = preparation_key(patch);
         let reference = Patch {
             gain: 1.0,
-            mode: match key.mode {
-                PlayMode::Drop => PlayMode::Strike,
-                mode => mode,
-            },
-            ..key
+            ..preparation_key(patch)
         };
         let strike = Strike {
             v_in_m_per_s,
@@ -350,6 +363,23 @@ impl Prepared {
             pan: 0.0,
         };
         let fs = self.sample_rate_hz;
+        if patch.mode == PlayMode::Drop {
+            let height_m = patch.bounce.height_m.max(0.0);
+            let strike = Strike {
+                drop_height_m: height_m,
+                ..strike
+            };
+            let g = patch.bounce.gravity.accel_m_per_s2.max(0.1);
+            let seconds = (2.0 * height_m / g).sqrt() + REFERENCE_DROP_AFTER_FALL_S;
+            let samples = (seconds * fs).ceil() as usize;
+            let mut log_sum = 0.0;
+            for count in 1..=REFERENCE_DROPS {
+                let seed = note_seed(count, REFERENCE_NOTE);
+                let peak = self.render_reference(&reference, strike, seed, samples, None);
+                log_sum += peak.max(f64::MIN_POSITIVE).ln();
+            }
+            return (log_sum / REFERENCE_DROPS as f64).exp();
+        }
         if patch.mode != PlayMode::Roll {
             let samples = (REFERENCE_STRIKE_S * fs).ceil() as usize;
             return self.render_reference(&reference, strike, 0, samples, None);

@@ -10,9 +10,10 @@
 //! friction exactly 1/(nᵀ·W·n) (Jia–Wang eq. 5), with friction what stick and slip made of it.
 //! The body's own modes make its side of the contact compliant, which lowers the contact's
 //! dissipation below what eq. (6) inverted for a rigid pair expects (a coin's rim rebounds up to
-//! ~10 % harder; a rod's end bends back and strikes again): before each micro-impact two trials
-//! of it on copies of both bodies as they vibrate measure the impulse it delivers, and the mass
-//! is corrected by the ratio (a fixed-point iteration on m·J/J(m)).
+//! ~10 % harder; a rod's end bends back and strikes again): before each micro-impact up to four
+//! trials of it on copies of both bodies as they vibrate measure the impulse it delivers, the
+//! mass is corrected by the ratio (a fixed-point iteration on m·J/J(m)), and the impact is
+//! struck with the mass whose trial came closest.
 //! Lasting contacts (sliding, rolling on the floor) lay the striker on the floor under the load
 //! they carry and drive it over a rough track at the contact's speed over the floor (the roll
 //! mode's [`Rolling`]), so the rattle and the roll are heard to the end.
@@ -49,10 +50,11 @@ const MIN_MICRO_SPEED_M_PER_S: f64 = 1e-4;
 /// contacts the macro scene did not make.
 const TRIAL_APART_S: f64 = 0.003;
 const TRIAL_MAX_S: f64 = 0.01;
-/// Trials per micro-impact, and the most they may change the mass by (a rod's chattering end
-/// makes the impulse jump with the mass).
-const TRIALS: usize = 2;
-const MAX_CORRECTION: f64 = 2.0;
+/// Trials per micro-impact at most, the relative impulse error that ends them, and the most
+/// they may change the mass by (a rod's chattering end makes the impulse jump with the mass).
+const TRIALS: usize = 4;
+const TRIAL_TOLERANCE: f64 = 0.01;
+const MAX_CORRECTION: f64 = 4.0;
 /// Smoothing of the rolling track's speed as the macro scene reports it, s.
 const TRACK_SMOOTHING_S: f64 = 0.005;
 /// RMS roughness of the floor under a sliding or rolling body, m.
@@ -346,12 +348,7 @@ impl DropPlay {
             let mut impact = self.queue[0];
             self.queue.copy_within(1..self.queued, 0);
             self.restrike(bank, impact.position, dt_s);
-            let estimate_kg = impact.mass_kg;
-            for _ in 0..TRIALS {
-                let delivered = self.trial_impulse(&impact, hammer.striker(), bank, dt_s);
-                impact.mass_kg = (impact.mass_kg * impact.normal_impulse_n_s / delivered)
-                    .clamp(estimate_kg / MAX_CORRECTION, estimate_kg * MAX_CORRECTION);
-            }
+            impact.mass_kg = self.fitted_mass_kg(&impact, hammer.striker(), bank, dt_s);
             self.queued -= 1;
             energy_j += self.strike(hammer, bank, &impact, dt_s);
         }
@@ -484,6 +481,34 @@ impl DropPlay {
         bank.restrike(&self.modes[..count], 1.0 / dt_s);
     }
 
+    /// The mass with which `impact` delivers its macro impulse: fixed-point trials m ← m·J/J(m)
+    /// from the estimate, within [`MAX_CORRECTION`] of it, keeping the mass whose trial came
+    /// closest (so the impact struck is one whose outcome is known).
+    fn fitted_mass_kg(
+        &mut self,
+        impact: &MicroImpact,
+        striker: &ModalBank,
+        floor: &ModalBank,
+        dt_s: f64,
+    ) -> f64 {
+        let (estimate_kg, target) = (impact.mass_kg, impact.normal_impulse_n_s);
+        let mut trial = *impact;
+        let mut best = (f64::INFINITY, estimate_kg);
+        for _ in 0..TRIALS {
+            let delivered = self.trial_impulse(&trial, striker, floor, dt_s);
+            let error = (delivered / target - 1.0).abs();
+            if error < best.0 {
+                best = (error, trial.mass_kg);
+            }
+            if error < TRIAL_TOLERANCE {
+                break;
+            }
+            trial.mass_kg = (trial.mass_kg * target / delivered)
+                .clamp(estimate_kg / MAX_CORRECTION, estimate_kg * MAX_CORRECTION);
+        }
+        best.1
+    }
+
     /// Count a sample of the micro-impact under way; whether it is over (see [`TRIAL_APART_S`]).
     fn micro_impact_over(&mut self, hammer: &Hammer) -> bool {
         self.since_strike += 1;
@@ -605,6 +630,9 @@ impl DropPlay {
             capture_m_per_s: 0.0,
         });
         hammer.set_track_acceleration(0.0);
+        // The floor already carries the load (the captured contact steps laid it on): it starts
+        // where the load holds it, without a jolt, as a rolling ball's does.
+        bank.preload(mass_kg * self.gravity_m_per_s2);
         hammer.place(bank, &self.setup, mass_kg);
         self.lasting = Some(Lasting {
             track_speed_m_per_s: track_m_per_s,
