@@ -35,7 +35,8 @@ fn a_thousand_random_drops_never_gain_energy_and_rest() {
             mu: 0.1 + 0.9 * rng.f64(),
         };
         let e_min = 0.2 + 0.7 * rng.f64();
-        let mut scene = DropScene::dropped(&drop, Settings::real_time(e_min), rng.u64(..));
+        let seed = rng.u64(..);
+        let mut scene = DropScene::dropped(&drop, Settings::real_time(e_min), seed);
         let dropped_j = scene.energy_j();
         let scale_j = dropped_j.abs().max(scene.body.mass_kg * 9.81 * 1e-3);
         let mut before_j = dropped_j;
@@ -68,7 +69,8 @@ fn a_thousand_random_drops_never_gain_energy_and_rest() {
         }
         assert!(
             scene.at_rest,
-            "drop {drop_index} ({drop:?}) still moving after 20 s"
+            "drop {drop_index} ({drop:?}, e_min {e_min}, seed {seed}) still moving after 20 s: {:?}",
+            scene.body
         );
         if scene.time_s > longest.0 {
             longest = (scene.time_s, Some(drop));

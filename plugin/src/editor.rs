@@ -525,7 +525,7 @@ impl NiceEguiApp for UrtoApp {
                         "Mode Drop: the body (of the striker's material) falls from the drop height on the object, the floor.",
                     );
                     row(ui, "Body", ParamSlider::for_param(&p.drop_body, &setter));
-                    row(ui, "Size", ParamSlider::for_param(&p.drop_size_m, &setter));
+                    row(ui, "Scale", ParamSlider::for_param(&p.drop_scale, &setter));
                     row(
                         ui,
                         "Spin",

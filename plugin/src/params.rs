@@ -454,9 +454,9 @@ pub struct UrtoParams {
     /// The dropped body (drop mode); its material is the striker's.
     #[id = "drop-body"]
     pub drop_body: EnumParam<DropBodyChoice>,
-    /// Its largest outer dimension, m.
-    #[id = "drop-size"]
-    pub drop_size_m: FloatParam,
+    /// Its size as a factor of its usual one (a 16 mm die, a 24 mm coin, a 20 cm brick…).
+    #[id = "drop-scale"]
+    pub drop_scale: FloatParam,
     /// Largest spin at the drop about each axis, rad/s.
     #[id = "drop-spin"]
     pub drop_spin_rad_per_s: FloatParam,
@@ -466,7 +466,8 @@ pub struct UrtoParams {
     /// Coulomb friction between body and floor.
     #[id = "drop-friction"]
     pub drop_mu: FloatParam,
-    /// At note-off, lift the body after its current contact instead of letting it settle.
+    /// At note-off, lift the body (no contact after the one under way) instead of letting it
+    /// settle.
     #[id = "drop-lift"]
     pub drop_lift: BoolParam,
     /// The force a note's full pressure presses its ball with, in its weights.
@@ -775,13 +776,7 @@ impl Default for UrtoParams {
             roll_source: EnumParam::new("Roll speed source", SpeedSourceChoice::ModWheel),
             roll_lift: BoolParam::new("Lift at release", d.roll.lift_on_release),
             drop_body: EnumParam::new("Dropped body", DropBodyChoice::Die),
-            drop_size_m: float(
-                "Body size",
-                d.drop.size_m,
-                skewed(0.005, 0.5, -1.5),
-                " m",
-                3,
-            ),
+            drop_scale: float("Body scale", 1.0, skewed(0.25, 4.0, -1.0), " ×", 2),
             drop_spin_rad_per_s: float(
                 "Spin",
                 d.drop.spin_rad_per_s,
@@ -951,7 +946,7 @@ impl UrtoParams {
             },
             drop: DropSettings {
                 body: self.drop_body.value().body(),
-                size_m: v(&self.drop_size_m),
+                size_m: self.drop_body.value().body().usual_size_m() * v(&self.drop_scale),
                 spin_rad_per_s: v(&self.drop_spin_rad_per_s),
                 drift_m_per_s: v(&self.drop_drift_m_per_s),
                 mu: v(&self.drop_mu),

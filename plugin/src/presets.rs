@@ -133,7 +133,7 @@ fn keys() -> [Key; 64] {
             "drop-body",
             Kind::Enum(ids::<DropBodyChoice>()),
         ),
-        key("drop_body_size_m", "drop-size", Kind::Float),
+        key("drop_body_scale", "drop-scale", Kind::Float),
         key("drop_spin_rad_per_s", "drop-spin", Kind::Float),
         key("drop_drift_m_per_s", "drop-drift", Kind::Float),
         key("drop_friction", "drop-friction", Kind::Float),

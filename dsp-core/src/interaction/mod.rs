@@ -283,6 +283,11 @@ impl Hammer {
         self.stiffness_scale = scale;
     }
 
+    /// The factor on the stiffness of the contacts to come.
+    pub fn stiffness_scale(&self) -> f64 {
+        self.stiffness_scale
+    }
+
     /// The acceleration of the ball's frame (the rolling track) plus any external pull on it (a
     /// press) for the next sample, m/s²; its work is counted in the contact's energy balance.
     pub fn set_track_acceleration(&mut self, accel_m_per_s2: f64) {

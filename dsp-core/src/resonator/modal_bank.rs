@@ -484,8 +484,8 @@ impl ModalBank {
     }
 
     /// Take `from`'s vibration (displacements and velocities of the lanes in use): `from` holds
-    /// the same modes (a trial copy of a bank).
-    pub fn copy_vibration(&mut self, from: &ModalBank) {
+    /// the same modes.
+    fn copy_vibration(&mut self, from: &ModalBank) {
         let n = padded(self.setup.num_modes.min(from.setup.num_modes));
         self.q[..n].copy_from_slice(&from.q[..n]);
         self.p[..n].copy_from_slice(&from.p[..n]);

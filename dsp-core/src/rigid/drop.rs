@@ -30,6 +30,11 @@ const CAPTURED: Restitution = Restitution {
     v_capture_m_per_s: 1e9,
     v_plastic_m_per_s: 2e9,
 };
+/// Integration steps one Jia–Wang impact may take (the paper's examples take a few hundred);
+/// past them PLUS resolves it: a bound on the audio thread's work.
+const SINGLE_POINT_MAX_STEPS: usize = 5000;
+/// How close to the floor a quiet body's lowest point must stay to be at rest, m.
+const REST_CLEARANCE_M: f64 = 1e-4;
 /// How long a quiet body must stay quiet to be at rest.
 const QUIET_TO_REST_S: f64 = 0.05;
 
@@ -308,6 +313,18 @@ impl DropScene {
             self.time_s += dt_s;
             return Ok(());
         }
+        self.advance(dt_s, on_contact)?;
+        self.settle_if_quiet(dt_s, on_contact);
+        Ok(())
+    }
+
+    /// [`DropScene::step`]'s mechanics: flight, impacts at the moments of touching, a contact
+    /// step.
+    fn advance(
+        &mut self,
+        dt_s: f64,
+        on_contact: &mut impl FnMut(ContactEvent),
+    ) -> Result<(), PlusError> {
         let mut left_s = dt_s;
         // A step holds at most a few impacts (several corners landing in turn).
         for _ in 0..MAX_LOWEST_POINTS {
@@ -316,7 +333,6 @@ impl DropScene {
             if clearance(&flown, &self.shape) >= 0.0 {
                 self.body = flown;
                 self.time_s += left_s;
-                self.quiet_s = 0.0;
                 return Ok(());
             }
             // Bisect the moment of touching within the step.
@@ -345,7 +361,6 @@ impl DropScene {
             self.time_s += before;
             left_s -= before;
             self.resolve(0.0, on_contact)?;
-            self.quiet_s = 0.0;
         }
         self.contact_step(left_s, on_contact)
     }
@@ -434,8 +449,8 @@ impl DropScene {
     /// An impact at one point (`r_m` from the centre) resolved by Jia–Wang's exact solution
     /// (§6): friction with stick and slip along the hodograph, Stronge's restitution with the
     /// coefficient Figure 2 gives at the approach speed. Applies the impulse and leaves it (world
-    /// frame) in `impulse`; false (nothing changed) if the solver refuses the problem, and PLUS
-    /// takes the impact instead.
+    /// frame) in `impulse`; false (nothing changed) if the solver refuses the problem or needs
+    /// more than [`SINGLE_POINT_MAX_STEPS`], and PLUS takes the impact instead.
     fn single_point(&mut self, r_m: DVec3, settings: &Settings, impulse: &mut DVec3) -> bool {
         let (w, frame) = inverse_inertia_at(&self.body, r_m, None, DVec3::Z);
         let v_minus = frame.transpose() * self.body.velocity_at(r_m);
@@ -445,7 +460,7 @@ impl DropScene {
             mu: self.mu,
             e: settings.restitution.coefficient(-v_minus.z),
         };
-        match jia_wang::solve(&problem, Method::Exact) {
+        match jia_wang::solve_within(&problem, Method::Exact, SINGLE_POINT_MAX_STEPS) {
             Ok(solution) if solution.impulse_n_s.is_finite() => {
                 *impulse = frame * solution.impulse_n_s;
                 self.body.apply_impulse(r_m, *impulse);
@@ -486,9 +501,17 @@ impl DropScene {
             self.body.position_m.z -= sink;
         }
         self.time_s += dt_s;
+        Ok(())
+    }
+
+    /// The body rests once it has stayed on the floor (its lowest point within
+    /// [`REST_CLEARANCE_M`]) with less kinetic energy than a fall through the capture velocity
+    /// for [`QUIET_TO_REST_S`], whatever the steps did meanwhile (a coin flat on its face can
+    /// otherwise rock in a cycle of captured micro-impacts that never ends).
+    fn settle_if_quiet(&mut self, dt_s: f64, on_contact: &mut impl FnMut(ContactEvent)) {
         let capture = self.settings.restitution.v_capture_m_per_s;
         let fall_energy = 0.5 * self.body.mass_kg * capture * capture;
-        if self.body.kinetic_energy_j() < fall_energy {
+        if self.body.kinetic_energy_j() < fall_energy && self.clearance_m() <= REST_CLEARANCE_M {
             self.quiet_s += dt_s;
             if self.quiet_s >= QUIET_TO_REST_S {
                 self.at_rest = true;
@@ -509,7 +532,6 @@ impl DropScene {
         } else {
             self.quiet_s = 0.0;
         }
-        Ok(())
     }
 }
 

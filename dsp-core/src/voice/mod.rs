@@ -521,7 +521,7 @@ impl Voice {
                 // (Each contact's energy is added as it starts: `render_segment`.)
                 self.drop.start(
                     patch,
-                    bodies.map(|(_, striker)| striker),
+                    contact,
                     floor,
                     strike.drop_height_m,
                     strike.v_in_m_per_s,
@@ -634,6 +634,15 @@ impl Voice {
             self.bank.energy_j() + self.hammer.striker_energy_j()
         } else {
             self.hammer.elastic_energy_j(&self.bank)
+        }
+    }
+
+    /// What a steal would cut short, J: the energy in play, and a dropped body's still to come
+    /// (a die in mid-air is not a quiet voice).
+    fn stealing_energy_j(&self) -> f64 {
+        match self.mode {
+            PlayMode::Drop => self.energy_j() + self.drop.energy_j(),
+            _ => self.energy_j(),
         }
     }
 
@@ -1048,8 +1057,8 @@ impl Engine {
             .or_else(|| {
                 (0..limit).min_by(|&a, &b| {
                     let (va, vb) = (&self.voices[a], &self.voices[b]);
-                    va.energy_j()
-                        .total_cmp(&vb.energy_j())
+                    va.stealing_energy_j()
+                        .total_cmp(&vb.stealing_energy_j())
                         .then(va.started_at.cmp(&vb.started_at))
                 })
             });

@@ -5,7 +5,7 @@ use glam::{DVec2, DVec3};
 use super::hodograph::{Hodograph, InvariantDirection};
 use super::{Error, Events, Problem, Solution, Step};
 
-/// Step budget of every method.
+/// Step budget of every method, unless a caller sets a smaller one ([`super::solve_within`]).
 pub(super) const MAX_ITERATIONS: usize = 10_000_000;
 
 /// The state of the impulse accumulation: normal impulse, impulse, contact energy, phase, events.
@@ -20,6 +20,8 @@ pub(super) struct Walk<'a> {
     pub compressing: bool,
     pub events: Events,
     pub iterations: usize,
+    /// Integration steps allowed.
+    pub budget: usize,
     observe: &'a mut dyn FnMut(&Step),
 }
 
@@ -36,6 +38,7 @@ impl<'a> Walk<'a> {
             compressing: true,
             events: Events::EMPTY,
             iterations: 0,
+            budget: MAX_ITERATIONS,
             observe,
         }
     }
@@ -48,7 +51,7 @@ impl<'a> Walk<'a> {
     /// Count one integration step; `TooManySteps` past the budget.
     pub fn tick(&mut self) -> Result<(), Error> {
         self.iterations += 1;
-        if self.iterations > MAX_ITERATIONS {
+        if self.iterations > self.budget {
             Err(Error::TooManySteps)
         } else {
             Ok(())

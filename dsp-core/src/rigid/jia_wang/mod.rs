@@ -298,6 +298,16 @@ pub fn solve(problem: &Problem, method: Method) -> Result<Solution, Error> {
     solve_observed(problem, method, &mut |_| {})
 }
 
+/// [`solve`] with at most `max_steps` integration steps ([`Error::TooManySteps`] past them): a
+/// bound on the work of one impact, for the audio thread.
+pub fn solve_within(
+    problem: &Problem,
+    method: Method,
+    max_steps: usize,
+) -> Result<Solution, Error> {
+    solve_budgeted(problem, method, max_steps, &mut |_| {})
+}
+
 /// Solve one impact and report every step of the impulse path to `observe` (e.g. to check that
 /// each increment lies in the friction cone).
 pub fn solve_observed(
@@ -305,9 +315,19 @@ pub fn solve_observed(
     method: Method,
     observe: &mut dyn FnMut(&Step),
 ) -> Result<Solution, Error> {
+    solve_budgeted(problem, method, closed_form::MAX_ITERATIONS, observe)
+}
+
+fn solve_budgeted(
+    problem: &Problem,
+    method: Method,
+    max_steps: usize,
+    observe: &mut dyn FnMut(&Step),
+) -> Result<Solution, Error> {
     problem.validate()?;
     method.validate()?;
     let mut walk = closed_form::Walk::new(problem, observe);
+    walk.budget = max_steps;
     match method {
         Method::Exact => exact::solve(&mut walk)?,
         Method::Algorithm1Fixed { step_n_s } => {

@@ -226,7 +226,7 @@ impl Plus {
                 m.a[r][j] = t / norms[j];
             }
         }
-        let u = min_norm_solve(&m, &rhs, &mut self.svd);
+        let u = min_norm_solve(&m, &rhs, &mut self.solve);
         let mut pi = fixed;
         for j in 0..n {
             let base = 3 * column_contact[j];

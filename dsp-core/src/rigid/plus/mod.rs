@@ -17,7 +17,7 @@ use glam::{DMat3, DVec3};
 
 use super::RigidBody;
 use interval::Friction;
-use linalg::{Matrix, SvdWorkspace, MAX_ROWS};
+use linalg::{Matrix, SolveWorkspace, MAX_ROWS};
 
 /// Most contacts one impact handles: eight corners of a box on a floor.
 pub const MAX_CONTACTS: usize = 8;
@@ -248,7 +248,7 @@ pub struct Plus {
     pi_expansion: [f64; MAX_CONTACTS],
     pi_accumulated: [f64; MAX_CONTACTS],
     restitution: [f64; MAX_CONTACTS],
-    svd: SvdWorkspace,
+    solve: SolveWorkspace,
 }
 
 impl Default for Plus {
@@ -274,7 +274,7 @@ impl Plus {
             pi_expansion: [0.0; MAX_CONTACTS],
             pi_accumulated: [0.0; MAX_CONTACTS],
             restitution: [0.0; MAX_CONTACTS],
-            svd: SvdWorkspace::default(),
+            solve: SolveWorkspace::default(),
         }
     }
 

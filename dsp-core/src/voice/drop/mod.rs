@@ -12,17 +12,17 @@
 //! dissipation below what eq. (6) inverted for a rigid pair expects (a coin's rim rebounds up to
 //! ~10 % harder; a rod's end bends back and strikes again): before each micro-impact up to four
 //! trials of it on copies of both bodies as they vibrate measure the impulse it delivers, the
-//! mass is corrected by the ratio (a fixed-point iteration on m·J/J(m)), and the impact is
-//! struck with the mass whose trial came closest.
+//! mass is corrected (by the ratio J/J(m), then on the secant), and the impact is struck with
+//! the mass whose trial came closest.
 //! Lasting contacts (sliding, rolling on the floor) lay the striker on the floor under the load
 //! they carry and drive it over a rough track at the contact's speed over the floor (the roll
 //! mode's [`Rolling`]), so the rattle and the roll are heard to the end.
 
 use super::{Patch, MAX_CHUNK};
 use crate::body::{StrikerKind, StrikerSpec};
-use crate::interaction::{ContactSetup, Gravity, Hammer};
+use crate::interaction::{ContactPrep, ContactSetup, Gravity, Hammer};
 use crate::material::{effective_modulus_pa, hertz_stiffness, Material};
-use crate::resonator::{object_modes, BankSetup, ModalBank, Mode, ObjectSpec, MAX_MODES};
+use crate::resonator::{object_modes, ModalBank, Mode, ObjectSpec, MAX_MODES};
 use crate::rigid::drop::{ContactEvent, ContactKind, Drop, DropBody, DropScene};
 use crate::rigid::plus::Settings;
 use crate::roll::{RollSettings, Rolling, Track};
@@ -55,6 +55,8 @@ const TRIAL_MAX_S: f64 = 0.01;
 const TRIALS: usize = 4;
 const TRIAL_TOLERANCE: f64 = 0.01;
 const MAX_CORRECTION: f64 = 4.0;
+/// The longest a drop is followed, s: a body that never lands or rests (no gravity) ends there.
+const MAX_DROP_S: f64 = 60.0;
 /// Smoothing of the rolling track's speed as the macro scene reports it, s.
 const TRACK_SMOOTHING_S: f64 = 0.005;
 /// RMS roughness of the floor under a sliding or rolling body, m.
@@ -72,7 +74,8 @@ pub struct DropSettings {
     pub drift_m_per_s: f64,
     /// Coulomb friction between body and floor.
     pub mu: f64,
-    /// At note-off: lift the body once its current contact ends (true), or let it settle.
+    /// At note-off: lift the body — no contact starts after the one under way — (true), or let
+    /// it settle.
     pub lift_on_release: bool,
 }
 
@@ -164,11 +167,15 @@ struct Lasting {
     track_speed_m_per_s: f64,
 }
 
-/// The drop mode's state in a voice (boxed: about 10 kB, allocated with the voice).
+/// The drop mode's state in a voice (boxed, about 100 kB with its trial copies of a striker and
+/// a floor; allocated with the voice).
 pub(super) struct DropPlay {
     pub scene: DropScene,
-    /// The floor's modes as loaded (their strike shapes at the last landing point).
+    /// The note's floor object, its strike position the patch's (where a body landing at the
+    /// origin strikes).
     floor: ObjectSpec,
+    /// Where on its strike axis the floor's bank is struck now, 0…1 (NaN: as loaded).
+    struck_at: f64,
     /// The floor's size along its strike axis, m (the patch's object size).
     floor_size_m: f64,
     step_samples: usize,
@@ -206,7 +213,7 @@ pub(super) struct DropPlay {
     modes: [Mode; MAX_MODES],
     /// The live view's record of the drop.
     pub trace: DropTrace,
-    /// The trial striker (the body's modes, loaded at each new note) and floor.
+    /// The trial striker and floor: copies of the voice's, for each trial.
     trial: Hammer,
     trial_floor: Box<ModalBank>,
 }
@@ -224,6 +231,7 @@ impl DropPlay {
                 Settings::real_time(0.5),
             ),
             floor: ObjectSpec::marimba(440.0),
+            struck_at: f64::NAN,
             floor_size_m: 1.0,
             step_samples: 1,
             into_step: 0,
@@ -252,13 +260,13 @@ impl DropPlay {
     }
 
     /// Drop the patch's body on `floor` (the note's object) from `height_m`, thrown down at
-    /// `throw_m_per_s`, its pose and spin drawn from `seed`. The patch is resolved; `striker`
-    /// holds the body's modes (`None`: the ones loaded for the last note).
+    /// `throw_m_per_s`, its pose and spin drawn from `seed`. The patch is resolved; `contact` is
+    /// its prepared contact (for the trials).
     #[allow(clippy::too_many_arguments)]
     pub fn start(
         &mut self,
         patch: &Patch,
-        striker: Option<&BankSetup>,
+        contact: &ContactPrep,
         floor: &ObjectSpec,
         height_m: f64,
         throw_m_per_s: f64,
@@ -273,6 +281,7 @@ impl DropPlay {
         self.gravity_m_per_s2 = patch.bounce.gravity.accel_m_per_s2.max(0.0);
         self.scene = drop_scene(patch, height_m, throw_m_per_s, seed);
         self.floor = *floor;
+        self.struck_at = f64::NAN;
         self.floor_size_m = patch.object_size_m.max(0.01);
         self.step_samples = ((MACRO_STEP_S / dt_s).round() as usize).clamp(1, MAX_CHUNK);
         self.apart_samples = (TRIAL_APART_S / dt_s).ceil() as usize;
@@ -287,9 +296,7 @@ impl DropPlay {
             ..RollSettings::marble()
         }));
         self.setup = patch.contact;
-        if let Some(striker) = striker {
-            self.trial.load_striker(striker);
-        }
+        self.trial.set_prepared(contact);
         self.finished = false;
         self.lifted = false;
         self.recorded = 0;
@@ -308,15 +315,25 @@ impl DropPlay {
         }
     }
 
+    /// The body's mechanical energy until it rests or is lifted: kinetic, and potential above
+    /// where its lowest point touches the floor, J (what the drop has yet to play).
+    pub fn energy_j(&self) -> f64 {
+        if self.finished {
+            return 0.0;
+        }
+        let body = &self.scene.body;
+        body.kinetic_energy_j() + body.mass_kg * self.gravity_m_per_s2 * self.scene.clearance_m()
+    }
+
     /// Whether the drop still makes contacts (or has one under way).
     pub fn in_play(&self, hammer: &Hammer) -> bool {
         let struck_not_begun = self.open.is_some() && hammer.stats().onsets == 0;
         !self.finished || self.queued > 0 || hammer.in_contact() || struck_not_begun
     }
 
-    /// Lift the body: no contact starts after the one under way (a lasting one ends now).
+    /// Lift the body: no contact starts from now on; a micro-impact under way plays out, a
+    /// lasting contact ends now.
     pub fn lift(&mut self, hammer: &mut Hammer) {
-        self.close(hammer);
         self.lifted = true;
         self.finished = true;
         self.queued = 0;
@@ -332,23 +349,31 @@ impl DropPlay {
         let mut energy_j = 0.0;
         if self.into_step >= self.step_samples {
             self.into_step = 0;
+            // Impacts still waiting from the last step are due now.
+            self.queue[..self.queued]
+                .iter_mut()
+                .for_each(|i| i.at_sample = 0);
         }
         if self.into_step == 0 && !self.finished {
             energy_j += self.macro_step(hammer, bank, dt_s);
+            if self.scene.time_s > MAX_DROP_S {
+                // A body that never lands or never rests (no gravity): the drop ends.
+                self.finished = true;
+            }
         }
         if self.lasting.is_none() && !hammer.is_retired() && self.micro_impact_over(hammer) {
             self.close(hammer);
             hammer.retire();
         }
-        // The impacts due (an earlier micro-impact under way delays the next).
-        while self.queued > 0
-            && self.queue[0].at_sample <= self.into_step
-            && (hammer.is_retired() || self.lasting.is_some())
-        {
+        // The next impact due, once the micro-impact before it is over, its re-contacts
+        // included (at most [`TRIAL_MAX_S`] after its strike): cut short, it would deliver less
+        // than its trials measured.
+        let due = self.queued > 0 && self.queue[0].at_sample <= self.into_step;
+        if due && (hammer.is_retired() || self.lasting.is_some()) {
             let mut impact = self.queue[0];
             self.queue.copy_within(1..self.queued, 0);
             self.restrike(bank, impact.position, dt_s);
-            impact.mass_kg = self.fitted_mass_kg(&impact, hammer.striker(), bank, dt_s);
+            impact.mass_kg = self.fitted_mass_kg(&impact, hammer, bank, dt_s);
             self.queued -= 1;
             energy_j += self.strike(hammer, bank, &impact, dt_s);
         }
@@ -473,38 +498,66 @@ impl DropPlay {
 
     /// Move the floor's strike point to `position` (0…1).
     fn restrike(&mut self, bank: &mut ModalBank, position: f64, dt_s: f64) {
-        if position == self.floor.strike_position {
+        if position == self.struck_at {
             return;
         }
-        self.floor.strike_position = position;
-        let count = object_modes(&self.floor, &mut self.modes);
+        self.struck_at = position;
+        let spec = ObjectSpec {
+            strike_position: position,
+            ..self.floor
+        };
+        let count = object_modes(&spec, &mut self.modes);
         bank.restrike(&self.modes[..count], 1.0 / dt_s);
     }
 
-    /// The mass with which `impact` delivers its macro impulse: fixed-point trials m ← m·J/J(m)
-    /// from the estimate, within [`MAX_CORRECTION`] of it, keeping the mass whose trial came
-    /// closest (so the impact struck is one whose outcome is known).
+    /// The mass with which `impact` delivers its macro impulse: trials from the estimate, the
+    /// second at m·J/J(m), the others on the secant, within [`MAX_CORRECTION`] of the estimate,
+    /// keeping the mass whose trial came closest (so the impact struck is one whose outcome is
+    /// known).
     fn fitted_mass_kg(
         &mut self,
         impact: &MicroImpact,
-        striker: &ModalBank,
+        hammer: &Hammer,
         floor: &ModalBank,
         dt_s: f64,
     ) -> f64 {
         let (estimate_kg, target) = (impact.mass_kg, impact.normal_impulse_n_s);
         let mut trial = *impact;
         let mut best = (f64::INFINITY, estimate_kg);
+        // The trial before: (mass, impulse delivered).
+        let mut before: Option<(f64, f64)> = None;
         for _ in 0..TRIALS {
-            let delivered = self.trial_impulse(&trial, striker, floor, dt_s);
+            let mass_kg = trial.mass_kg;
+            let delivered = self.trial_impulse(&trial, hammer, floor, dt_s);
+            // A trial that delivered nothing (it never touched) tells nothing.
+            if !(delivered > 0.0) {
+                break;
+            }
             let error = (delivered / target - 1.0).abs();
             if error < best.0 {
-                best = (error, trial.mass_kg);
+                best = (error, mass_kg);
             }
             if error < TRIAL_TOLERANCE {
                 break;
             }
-            trial.mass_kg = (trial.mass_kg * target / delivered)
-                .clamp(estimate_kg / MAX_CORRECTION, estimate_kg * MAX_CORRECTION);
+            // The secant through the last two trials, or the ratio from the first (J ∝ m on
+            // a rigid floor with the restitution fixed).
+            let ratio_kg = mass_kg * target / delivered;
+            let next_kg = match before {
+                Some((m0, j0)) if delivered != j0 => {
+                    let secant_kg =
+                        mass_kg + (target - delivered) * (mass_kg - m0) / (delivered - j0);
+                    if secant_kg > 0.0 {
+                        secant_kg
+                    } else {
+                        ratio_kg
+                    }
+                }
+                _ => ratio_kg,
+            };
+            before = Some((mass_kg, delivered));
+            trial.mass_kg =
+                next_kg.clamp(estimate_kg / MAX_CORRECTION, estimate_kg * MAX_CORRECTION);
         }
         best.1
     }
@@ -521,18 +574,20 @@ impl DropPlay {
         self.since_strike > self.max_samples || (touched && self.apart > self.apart_samples)
     }
 
-    /// The normal impulse `impact` delivers, N·s, its body vibrating as `striker` does and the
-    /// floor as `floor` does.
+    /// The normal impulse `impact` delivers, N·s (0 if it never touches), struck by a copy of
+    /// `hammer` (its body's modes as they vibrate, its stiffness scale) on a copy of `floor`.
     fn trial_impulse(
         &mut self,
         impact: &MicroImpact,
-        striker: &ModalBank,
+        hammer: &Hammer,
         floor: &ModalBank,
         dt_s: f64,
     ) -> f64 {
         let trial = &mut self.trial;
         self.trial_floor.copy_from(floor);
-        trial.striker_mut().copy_vibration(striker);
+        trial.striker_mut().copy_from(hammer.striker());
+        trial.set_striker_level(hammer.striker_level());
+        trial.set_stiffness_scale(hammer.stiffness_scale());
         trial.set_gravity(Gravity::NONE);
         trial.set_track_acceleration(0.0);
         let setup = ContactSetup {
@@ -553,10 +608,10 @@ impl DropPlay {
         }
         trial.retire();
         let impulse = impact.mass_kg * (v0 - trial.velocity_m_per_s());
-        if impulse > 0.0 && impulse.is_finite() {
-            impulse
+        if impulse.is_finite() {
+            impulse.max(0.0)
         } else {
-            impact.normal_impulse_n_s
+            0.0
         }
     }
 
@@ -620,7 +675,9 @@ impl DropPlay {
             return 0.0;
         }
         self.close(hammer);
-        let mass_kg = (load_n / self.gravity_m_per_s2).clamp(1e-6, self.scene.body.mass_kg);
+        let mass_kg = (load_n / self.gravity_m_per_s2)
+            .max(1e-6)
+            .min(self.scene.body.mass_kg);
         let x_m = self.scene.body.position_m.x;
         self.restrike(bank, self.floor_position(x_m), dt_s);
         self.setup.restitution = Some(self.restitution);
