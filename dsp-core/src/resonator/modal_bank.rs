@@ -249,6 +249,20 @@ impl BankSetup {
     pub fn num_modes(&self) -> usize {
         self.num_modes
     }
+
+    /// Become `from`, copying only the lanes in use.
+    fn copy_lanes(&mut self, from: &BankSetup) {
+        let n = padded(from.num_modes);
+        self.num_modes = from.num_modes;
+        self.skipped_modes = from.skipped_modes;
+        self.mass_kg = from.mass_kg;
+        self.sigma[..n].copy_from_slice(&from.sigma[..n]);
+        self.omega0_sq[..n].copy_from_slice(&from.omega0_sq[..n]);
+        self.strike[..n].copy_from_slice(&from.strike[..n]);
+        self.pickup[..n].copy_from_slice(&from.pickup[..n]);
+        self.side[..n].copy_from_slice(&from.side[..n]);
+        self.full.copy_lanes(&from.full, n);
+    }
 }
 
 impl Step {
@@ -409,10 +423,7 @@ impl ModalBank {
     /// the object at rest: a note-on's whole set-up, a copy of a few kilobytes at most.
     pub fn load(&mut self, setup: &BankSetup) {
         let n = padded(setup.num_modes);
-        let to = &mut self.setup;
-        to.num_modes = setup.num_modes;
-        to.skipped_modes = setup.skipped_modes;
-        to.mass_kg = setup.mass_kg;
+        self.setup.copy_lanes(setup);
         for (loaded, w0_sq) in self.loaded_omega0[..n]
             .iter_mut()
             .zip(&setup.omega0_sq[..n])
@@ -420,12 +431,6 @@ impl ModalBank {
             *loaded = w0_sq.sqrt();
         }
         self.parked_sigma[..n].fill(f64::NAN);
-        to.sigma[..n].copy_from_slice(&setup.sigma[..n]);
-        to.omega0_sq[..n].copy_from_slice(&setup.omega0_sq[..n]);
-        to.strike[..n].copy_from_slice(&setup.strike[..n]);
-        to.pickup[..n].copy_from_slice(&setup.pickup[..n]);
-        to.side[..n].copy_from_slice(&setup.side[..n]);
-        to.full.copy_lanes(&setup.full, n);
         self.sub_dt_s = f64::NAN;
         self.reset();
     }
@@ -495,16 +500,7 @@ impl ModalBank {
     /// without allocating).
     pub fn copy_from(&mut self, from: &ModalBank) {
         let n = padded(from.setup.num_modes);
-        let (to, setup) = (&mut self.setup, &from.setup);
-        to.num_modes = setup.num_modes;
-        to.skipped_modes = setup.skipped_modes;
-        to.mass_kg = setup.mass_kg;
-        to.sigma[..n].copy_from_slice(&setup.sigma[..n]);
-        to.omega0_sq[..n].copy_from_slice(&setup.omega0_sq[..n]);
-        to.strike[..n].copy_from_slice(&setup.strike[..n]);
-        to.pickup[..n].copy_from_slice(&setup.pickup[..n]);
-        to.side[..n].copy_from_slice(&setup.side[..n]);
-        to.full.copy_lanes(&setup.full, n);
+        self.setup.copy_lanes(&from.setup);
         self.loaded_omega0[..n].copy_from_slice(&from.loaded_omega0[..n]);
         self.parked_sigma[..n].copy_from_slice(&from.parked_sigma[..n]);
         self.sub_dt_s = f64::NAN;

@@ -2,7 +2,8 @@
 //!
 //! The scene ([`DropScene`]) advances in steps of about [`MACRO_STEP_S`], a whole number of
 //! samples, one step ahead of the audio: at the first sample of a step the step is computed, and
-//! each impact in it is struck at its own sample within the step. An impact (or several points
+//! each impact in it is struck at its own sample within the step, or as soon as the micro-impact
+//! before it has ended (at most 10 ms after that one's strike). An impact (or several points
 //! landing at once, merged) becomes one micro-impact of the voice's [`Hammer`] on the floor's
 //! modes, struck where the body lands. The micro contact delivers the macro normal impulse: it
 //! meets the floor at the macro approach speed v⁻ with the macro restitution e = v⁺/v⁻, and its
@@ -36,7 +37,8 @@ pub const MACRO_STEP_S: f64 = 0.25e-3;
 /// Contacts one macro step can report: a few impacts of up to four points each, and a contact
 /// step's four points.
 const MAX_STEP_EVENTS: usize = 32;
-/// Micro-impacts waiting for their sample (or for the contact under way to end).
+/// Micro-impacts waiting for their sample (or for the micro-impact before them to end); one
+/// arriving when all wait is dropped.
 const QUEUE: usize = 8;
 /// The micro contact's restitution is kept within these bounds (Hunt–Crossley's damping needs
 /// e > 0); its mass then carries the macro impulse.
