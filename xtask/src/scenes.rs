@@ -530,7 +530,9 @@ pub fn spectrogram(path: &Path, title: &str, audio: &[f32], marks_hz: &[f64]) ->
         .take(3)
         .map(|f| format!("{:.0} kHz", f / 1000.0))
         .collect();
-    let caption = if above.is_empty() {
+    let caption = if marks_hz.is_empty() {
+        String::new()
+    } else if above.is_empty() {
         "white dashes: the striker's own modes".to_string()
     } else {
         format!(
