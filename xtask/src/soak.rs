@@ -72,7 +72,8 @@ const AUTOMATED: [Automated; 4] = [
         name: "Mode",
         id: "mode",
         normalized: (0.0, 1.0),
-        steps: Some(2),
+        // Strike, bounce, roll, drop.
+        steps: Some(3),
     },
 ];
 
