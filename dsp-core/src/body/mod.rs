@@ -11,7 +11,8 @@ pub mod sphere;
 
 use crate::material::{
     effective_modulus_pa, free_bar_fundamental_hz, free_disc_fundamental_hz, hertz_stiffness,
-    sphere_mass_kg, supported_plate_fundamental_hz, t60_from_loss_factor_s, Material, MATERIALS,
+    pair_restitution, sphere_mass_kg, supported_plate_fundamental_hz, t60_from_loss_factor_s,
+    Material, MATERIALS,
 };
 use crate::resonator::{object_modes, Mode, ObjectKind, ObjectSpec, MAX_MODES};
 use std::f64::consts::PI;
@@ -150,7 +151,7 @@ impl StrikerSpec {
         let e_star = effective_modulus_pa(self.material, object);
         (
             hertz_stiffness(e_star, self.contact_radius_m()),
-            self.material.restitution.min(object.restitution),
+            pair_restitution(self.material, object),
         )
     }
 

@@ -47,6 +47,22 @@ impl ContactSetup {
         }
     }
 
+    /// This contact made Hertz's between two materials: k·x^(3/2) with `stiffness` (N/m^1.5),
+    /// Hunt–Crossley damping restituting `restitution` at each contact's own speed (eq. 6
+    /// inverted); integrator, guard and correction kept.
+    pub fn hertz(self, stiffness: f64, restitution: f64) -> Self {
+        Self {
+            law: HuntCrossley {
+                stiffness,
+                mu_s_per_m: 0.0,
+                alpha: 1.5,
+            },
+            damping: Damping::HuntCrossley,
+            restitution: Some(restitution),
+            ..self
+        }
+    }
+
     /// The contact force in N at compression `x_m` and compression velocity `v_m_per_s`.
     #[inline]
     pub fn force_n(&self, x_m: f64, v_m_per_s: f64) -> f64 {

@@ -213,6 +213,12 @@ pub fn by_id(id: &str) -> Option<&'static Material> {
     MATERIALS.iter().find(|m| m.id == id)
 }
 
+/// The coefficient of restitution of an impact between two materials: the smaller of their
+/// typical ones (the lossier body decides; the table's values are for each on a hard floor).
+pub fn pair_restitution(a: &Material, b: &Material) -> f64 {
+    a.restitution.min(b.restitution)
+}
+
 /// The effective modulus of two bodies in contact, E* with 1/E* = (1−ν₁²)/E₁ + (1−ν₂²)/E₂, Pa
 /// (Johnson, *Contact Mechanics*, 1985, eq. 4.22).
 pub fn effective_modulus_pa(a: &Material, b: &Material) -> f64 {

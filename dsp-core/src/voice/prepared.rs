@@ -1,9 +1,11 @@
 //! What notes need that depends only on the patch — every key's object, the contacts' tables and
 //! the level calibration — built off the audio thread, or at a note-on when the note comes first.
 
+use super::output::{Output, Scratch};
+use super::scene::LevelReference;
 use super::{
-    note_seed, DropSettings, Expression, Level, Output, Patch, PlayMode, Roll, Scratch, Voice,
-    MAX_CHUNK, OUTPUT_GAIN_PER_M_PER_S,
+    note_seed, DropSettings, Expression, Level, Patch, Roll, Voice, MAX_CHUNK,
+    OUTPUT_GAIN_PER_M_PER_S,
 };
 use crate::interaction::ContactPrep;
 use crate::resonator::{object_modes, BankSetup, Mode, ObjectSpec, MAX_MODES};
@@ -85,46 +87,9 @@ impl Calibration {
             Level::Calibrated => self.makeup_gain,
             Level::Physical => OUTPUT_GAIN_PER_M_PER_S,
         };
-        match patch.mode {
-            PlayMode::Strike => Strike {
-                v_in_m_per_s: self.speed_for(level_db),
-                drop_height_m: 0.0,
-                gain,
-                pan: 0.0,
-            },
-            PlayMode::Bounce => {
-                // Thrown down from the drop height, or let fall from lower for an impact slower
-                // than the fall from there gives.
-                let impact = self.speed_for(level_db);
-                let throw_sq = impact * impact - patch.bounce.fall_speed_sq();
-                let g = patch.bounce.gravity.accel_m_per_s2.max(0.0);
-                Strike {
-                    v_in_m_per_s: throw_sq.max(0.0).sqrt(),
-                    drop_height_m: if throw_sq >= 0.0 || g == 0.0 {
-                        patch.bounce.height_m.max(0.0)
-                    } else {
-                        0.5 * impact * impact / g
-                    },
-                    gain,
-                    pan: 0.0,
-                }
-            }
-            PlayMode::Roll => Strike {
-                v_in_m_per_s: 0.0,
-                drop_height_m: 0.0,
-                gain: gain * 10f64.powf(level_db / 20.0),
-                pan: 0.0,
-            },
-            // A tumbling body's loudest impact need not be its first (a brick landing on an
-            // edge slaps down on a face at a speed its fall did not set), so a drop is always
-            // the patch's — let fall from the drop height — and the velocity sets its level.
-            PlayMode::Drop => Strike {
-                v_in_m_per_s: 0.0,
-                drop_height_m: patch.bounce.height_m.max(0.0),
-                gain: gain * 10f64.powf(level_db / 20.0),
-                pan: 0.0,
-            },
-        }
+        patch
+            .mode
+            .strike(patch, level_db, gain, |level_db| self.speed_for(level_db))
     }
 
     /// The impact speed (m/s) whose reference peak is `level_db` below the hardest strike's; the
@@ -316,24 +281,23 @@ impl Prepared {
         self.prepare_key(patch, REFERENCE_NOTE);
         let lo = patch.velocity.min_m_per_s.max(1e-6);
         let hi = patch.velocity.max_m_per_s.max(lo);
-        // A bounce's hardest note is the ball thrown down at the hardest speed from the drop
-        // height: its impact speed adds the fall's.
-        let hi = match patch.mode {
-            PlayMode::Bounce => (hi * hi + patch.bounce.fall_speed_sq()).sqrt(),
-            _ => hi,
+        let reference = patch.mode.level_reference(patch, hi);
+        let hi = match reference {
+            LevelReference::Ladder { hardest_m_per_s } => hardest_m_per_s,
+            LevelReference::Steady | LevelReference::Drops => hi,
         };
         let mut calibration = Calibration::NONE;
         for (j, speed) in calibration.speeds_m_per_s.iter_mut().enumerate() {
             *speed = lo * (hi / lo).powf(j as f64 / (LADDER - 1) as f64);
         }
-        if matches!(patch.mode, PlayMode::Roll | PlayMode::Drop) {
-            let peak = self.reference_peak(patch, 0.0);
-            calibration.peaks_m_per_s = [peak; LADDER];
-        } else {
+        if let LevelReference::Ladder { .. } = reference {
             for j in 0..LADDER {
                 let speed = calibration.speeds_m_per_s[j];
-                calibration.peaks_m_per_s[j] = self.reference_peak(patch, speed);
+                calibration.peaks_m_per_s[j] = self.reference_peak(patch, reference, speed);
             }
+        } else {
+            let peak = self.reference_peak(patch, reference, 0.0);
+            calibration.peaks_m_per_s = [peak; LADDER];
         }
         let top = calibration.peaks_m_per_s[LADDER - 1];
         if top > 0.0 && top.is_finite() {
@@ -351,7 +315,7 @@ impl Prepared {
     /// [`REFERENCE_DROPS`] drops, each over its fall and [`REFERENCE_DROP_AFTER_FALL_S`]; or rolling: [`ROLL_CREST`] times the RMS over
     /// [`REFERENCE_ROLL_S`] after [`REFERENCE_ROLL_SETTLE_S`], in power averaged over
     /// [`REFERENCE_ROLL_SEEDS`].
-    fn reference_peak(&mut self, patch: &Patch, v_in_m_per_s: f64) -> f64 {
+    fn reference_peak(&mut self, patch: &Patch, level: LevelReference, v_in_m_per_s: f64) -> f64 {
         let reference = Patch {
             gain: 1.0,
             ..preparation_key(patch)
@@ -363,7 +327,7 @@ impl Prepared {
             pan: 0.0,
         };
         let fs = self.sample_rate_hz;
-        if patch.mode == PlayMode::Drop {
+        if level == LevelReference::Drops {
             let height_m = patch.bounce.height_m.max(0.0);
             let strike = Strike {
                 drop_height_m: height_m,
@@ -380,7 +344,7 @@ impl Prepared {
             }
             return (log_sum / REFERENCE_DROPS as f64).exp();
         }
-        if patch.mode != PlayMode::Roll {
+        if level != LevelReference::Steady {
             let samples = (REFERENCE_STRIKE_S * fs).ceil() as usize;
             return self.render_reference(&reference, strike, 0, samples, None);
         }

@@ -2,6 +2,9 @@
 //! polyphony, release, no subnormal output.
 
 use super::*;
+use crate::contact::HuntCrossley;
+use crate::integrate::Method;
+use crate::interaction::{ContactSetup, Damping, Gravity};
 use crate::resonator::ObjectKind;
 
 fn render(engine: &mut Engine, patch: &Patch, samples: usize, block: usize) -> Vec<f32> {
@@ -300,7 +303,9 @@ fn a_long_tail_never_holds_subnormal_numbers() {
             e.process(&patch, &mut out);
             seconds += out.len() as f64 / fs;
             assert!(
-                e.voices.iter().all(|v| !v.bank.has_subnormal_state()),
+                e.voices
+                    .iter()
+                    .all(|v| !v.bodies.bank.has_subnormal_state()),
                 "{fs} Hz: subnormal state after {seconds:.3} s"
             );
             assert!(out.iter().all(|y| !y.is_subnormal()), "{fs} Hz output");
@@ -334,7 +339,7 @@ fn a_runaway_unguarded_voice_is_silenced_before_it_is_heard() {
     e.note_on(&patch, 60, 1.0);
     let y = render(&mut e, &patch, 8_000, 64);
     // The energy bound of the one strike: ½·m·v² into a single mode of pickup shape ψ.
-    let psi = e.voices[0].bank.pickup_abs_sum();
+    let psi = e.voices[0].bodies.bank.pickup_abs_sum();
     let bound = OUTPUT_GAIN_PER_M_PER_S * psi * (2.0 * 0.5 / 1e-3f64).sqrt();
     assert!(
         f64::from(peak(&y)) <= RUNAWAY_AMPLITUDE * bound,
@@ -551,7 +556,7 @@ fn pressure_presses_the_rolling_ball_with_its_share_of_the_depth() {
         let mut sum = 0.0;
         for _ in 0..samples {
             e.process(&patch, &mut out);
-            sum += e.voices[voice].hammer.force_n();
+            sum += e.voices[voice].bodies.hammer.force_n();
         }
         sum / samples as f64
     };
@@ -581,10 +586,10 @@ fn pressure_on_a_resting_ball_moves_the_object() {
         e.note_on(&patch, 60, 0.01);
         render(&mut e, &patch, 2400, 256);
         let voice = e.voices.iter().position(|v| v.active).unwrap();
-        assert!(e.voices[voice].hammer.is_at_rest());
+        assert!(e.voices[voice].bodies.hammer.is_at_rest());
         e.express(&patch, NoteTarget::key(60), Change::Pressure(pressure));
         let out = render(&mut e, &patch, 9600, 256);
-        (out, e.voices[voice].held_press_n)
+        (out, e.voices[voice].bodies.held_press_n)
     };
     let ((resting, none_n), (pressed, held_n)) = (run(0.0), run(1.0));
     assert!(pressed.iter().all(|y| y.is_finite()));

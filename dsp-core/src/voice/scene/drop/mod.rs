@@ -19,14 +19,17 @@
 //! they carry and drive it over a rough track at the contact's speed over the floor (the roll
 //! mode's [`Rolling`]), so the rattle and the roll are heard to the end.
 
-use super::{Patch, MAX_CHUNK};
-use crate::body::{StrikerKind, StrikerSpec};
+use super::{NoteStart, Scene};
 use crate::interaction::{ContactPrep, ContactSetup, Gravity, Hammer};
-use crate::material::{effective_modulus_pa, hertz_stiffness, Material};
+use crate::material::pair_restitution;
 use crate::resonator::{object_modes, ModalBank, Mode, ObjectSpec, MAX_MODES};
-use crate::rigid::drop::{ContactEvent, ContactKind, Drop, DropBody, DropScene};
+use crate::rigid::drop::{ContactEvent, ContactKind, Drop, DropScene};
 use crate::rigid::plus::Settings;
 use crate::roll::{RollSettings, Rolling, Track};
+use crate::voice::bodies::Bodies;
+use crate::voice::patch::Patch;
+use crate::voice::prepared::Strike;
+use crate::voice::MAX_CHUNK;
 pub use trace::{DropImpact, DropTrace, Pose, DROP_TRACE_IMPACTS, DROP_TRACE_POINTS};
 
 mod trace;
@@ -64,63 +67,6 @@ const TRACK_SMOOTHING_S: f64 = 0.005;
 /// RMS roughness of the floor under a sliding or rolling body, m.
 const FLOOR_ROUGHNESS_M: f64 = 2e-6;
 
-/// What a drop note does: the patch's choice of body and how it falls.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DropSettings {
-    pub body: DropBody,
-    /// The body's size, m (see [`DropBody::usual_size_m`]); its material is the striker's.
-    pub size_m: f64,
-    /// Largest spin about each axis at the drop, rad/s.
-    pub spin_rad_per_s: f64,
-    /// Largest horizontal drift at the drop along each floor axis, m/s.
-    pub drift_m_per_s: f64,
-    /// Coulomb friction between body and floor.
-    pub mu: f64,
-    /// At note-off: lift the body — no contact starts after the one under way — (true), or let
-    /// it settle.
-    pub lift_on_release: bool,
-}
-
-impl DropSettings {
-    /// A die dropped with some spin and drift on a wooden floor.
-    pub const DEFAULT: DropSettings = DropSettings {
-        body: DropBody::Die,
-        size_m: 0.016,
-        spin_rad_per_s: 20.0,
-        drift_m_per_s: 0.05,
-        mu: 0.3,
-        lift_on_release: false,
-    };
-
-    /// The striker whose modes and contact stand for the body's (see [`StrikerSpec::body`]): a
-    /// die, brick or ball rings like a ball of its volume, a coin like a coin, a rod or spoon
-    /// like a free bar of its length, a ring like a free bar of its circumference.
-    pub fn striker(&self, material: &'static Material) -> StrikerSpec {
-        let shape = self.body.shape(self.size_m);
-        let ball_radius_m = (3.0 * shape.volume_m3() / (4.0 * std::f64::consts::PI)).cbrt();
-        let (kind, size_m) = match self.body {
-            DropBody::Die | DropBody::Brick | DropBody::Sphere => {
-                (StrikerKind::Ball, ball_radius_m)
-            }
-            DropBody::Coin => (StrikerKind::Coin, 0.5 * self.size_m),
-            DropBody::Rod | DropBody::Spoon => (StrikerKind::Rod, self.size_m),
-            DropBody::Ring => (StrikerKind::Rod, std::f64::consts::PI * self.size_m),
-        };
-        StrikerSpec {
-            kind,
-            material,
-            size_m,
-        }
-    }
-
-    /// Hertz's stiffness (N/m^1.5) of the body's rounding where it touches a flat floor:
-    /// k = (4/3)·E*·√R (R from [`crate::rigid::shape::Shape::contact_radius_m`]).
-    pub fn stiffness(&self, body: &Material, floor: &Material) -> f64 {
-        let radius_m = self.body.shape(self.size_m).contact_radius_m();
-        hertz_stiffness(effective_modulus_pa(body, floor), radius_m)
-    }
-}
-
 /// The macro scene of a drop note of the (resolved) `patch`: its body, of the striker's
 /// material, let fall from `height_m` and thrown down at `throw_m_per_s` under the bounce's
 /// gravity, its pose and spin drawn from `seed`; PLUS's real-time settings with the pair's
@@ -128,7 +74,7 @@ impl DropSettings {
 pub fn drop_scene(patch: &Patch, height_m: f64, throw_m_per_s: f64, seed: u64) -> DropScene {
     let settings = &patch.drop;
     let body = patch.striker.material;
-    let e_min = body.restitution.min(patch.object_material.restitution);
+    let e_min = pair_restitution(body, patch.object_material);
     let drop = Drop {
         body: settings.body,
         size_m: settings.size_m,
@@ -171,7 +117,7 @@ struct Lasting {
 
 /// The drop mode's state in a voice (boxed, about 100 kB with its trial copies of a striker and
 /// a floor; allocated with the voice).
-pub(super) struct DropPlay {
+pub(in crate::voice) struct DropPlay {
     pub scene: DropScene,
     /// The note's floor object, its strike position the patch's (where a body landing at the
     /// origin strikes).
@@ -265,7 +211,7 @@ impl DropPlay {
     /// `throw_m_per_s`, its pose and spin drawn from `seed`. The patch is resolved; `contact` is
     /// its prepared contact (for the trials).
     #[allow(clippy::too_many_arguments)]
-    pub fn start(
+    fn drop_body(
         &mut self,
         patch: &Patch,
         contact: &ContactPrep,
@@ -275,11 +221,7 @@ impl DropPlay {
         seed: u64,
         dt_s: f64,
     ) {
-        self.restitution = patch
-            .striker
-            .material
-            .restitution
-            .min(patch.object_material.restitution);
+        self.restitution = pair_restitution(patch.striker.material, patch.object_material);
         self.gravity_m_per_s2 = patch.bounce.gravity.accel_m_per_s2.max(0.0);
         self.scene = drop_scene(patch, height_m, throw_m_per_s, seed);
         self.floor = *floor;
@@ -328,7 +270,7 @@ impl DropPlay {
     }
 
     /// Whether the drop still makes contacts (or has one under way).
-    pub fn in_play(&self, hammer: &Hammer) -> bool {
+    fn plays_on(&self, hammer: &Hammer) -> bool {
         let struck_not_begun = self.open.is_some() && hammer.stats().onsets == 0;
         !self.finished || self.queued > 0 || hammer.in_contact() || struck_not_begun
     }
@@ -697,6 +639,91 @@ impl DropPlay {
             track_speed_m_per_s: track_m_per_s,
         });
         f64::INFINITY
+    }
+}
+
+/// A drop note: always the patch's drop, let fall from the drop height — a tumbling body's
+/// loudest impact need not be its first (a brick landing on an edge slaps down on a face at a
+/// speed its fall did not set) — and the velocity's `level_db` sets its level as a gain.
+pub(super) fn strike(patch: &Patch, level_db: f64, gain: f64) -> Strike {
+    Strike {
+        v_in_m_per_s: 0.0,
+        drop_height_m: patch.bounce.height_m.max(0.0),
+        gain: gain * 10f64.powf(level_db / 20.0),
+        pan: 0.0,
+    }
+}
+
+/// The drop's contact for `patch` (resolved so far): the body's own modes and rigid mass stand in
+/// for the striker's; its contact is Hertz's at its rounding, restituting the pair's coefficient
+/// (each micro-impact then restitutes its own macro impact's).
+pub(super) fn resolved(patch: &Patch) -> Patch {
+    let material = patch.striker.material;
+    let striker = patch.drop.striker(material);
+    let mut resolved = *patch;
+    resolved.striker = striker;
+    resolved.contact = patch.contact.hertz(
+        patch.drop.stiffness(material, patch.object_material),
+        pair_restitution(material, patch.object_material),
+    );
+    resolved.hammer_mass_kg = striker.rigid_mass_kg(patch.hammer_mass_kg);
+    resolved
+}
+
+impl Scene for DropPlay {
+    /// Every contact is the drop's: the hammer waits for the first impact.
+    fn start(&mut self, bodies: &mut Bodies, note: &NoteStart<'_>) {
+        let hammer = &mut bodies.hammer;
+        hammer.set_gravity(Gravity::NONE);
+        hammer.set_irregularity(0.0, note.seed);
+        hammer.retire();
+        // (Each contact's energy is added as it starts: `render`.)
+        self.drop_body(
+            note.patch,
+            note.contact,
+            note.floor,
+            note.strike.drop_height_m,
+            note.strike.v_in_m_per_s,
+            note.seed,
+            note.dt_s,
+        );
+    }
+
+    fn render(
+        &mut self,
+        bodies: &mut Bodies,
+        _patch: &Patch,
+        dt_s: f64,
+        mid: &mut [f64],
+        side: &mut [f64],
+        _decide: bool,
+    ) {
+        for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
+            bodies.input_energy_j += self.before_sample(&mut bodies.hammer, &mut bodies.bank, dt_s);
+            let pickup = bodies
+                .hammer
+                .process_sample(&self.setup, &mut bodies.bank, dt_s);
+            (*m, *s) = (pickup.mid_m_per_s, pickup.side_m_per_s);
+        }
+    }
+
+    fn in_play(&self, bodies: &Bodies) -> bool {
+        self.plays_on(&bodies.hammer)
+    }
+
+    fn release(&mut self, bodies: &mut Bodies, patch: &Patch) -> bool {
+        if patch.drop.lift_on_release {
+            self.lift(&mut bodies.hammer);
+        }
+        false
+    }
+
+    fn stop(&mut self, bodies: &mut Bodies) {
+        self.lift(&mut bodies.hammer);
+    }
+
+    fn energy_to_come_j(&self) -> f64 {
+        self.energy_j()
     }
 }
 

@@ -1,9 +1,10 @@
 //! Drop-mode voice tests: the micro contacts deliver the macro impulses, drops end, renders repeat.
 
-use super::super::*;
+use super::*;
 use crate::material;
 use crate::resonator::ObjectKind;
 use crate::rigid::drop::DropBody;
+use crate::voice::{Engine, Level, PlayMode};
 
 /// A drop patch: `body` of `material` on an oak plank, at the physical level, let fall from
 /// `height_m`.
@@ -60,8 +61,8 @@ fn micro_impacts_deliver_the_macro_impulses() {
         let y = play(&mut engine, &patch, 60, 3.0);
         assert!(y.iter().all(|s| s.is_finite()));
         let voice = &mut engine.voices[0];
-        voice.drop.close(&voice.hammer);
-        let drop = &voice.drop;
+        voice.scenes.drop.close(&voice.bodies.hammer);
+        let drop = &voice.scenes.drop;
         let impacts = &drop.record[..drop.recorded];
         assert!(impacts.len() >= 3, "{body:?}: {} impacts", impacts.len());
         let errors = impacts

@@ -1,0 +1,333 @@
+//! The patch: the plain settings a block hands to the engine — contact, bodies, level, stereo, and each play mode's own.
+
+use crate::body::{StrikerKind, StrikerSpec};
+use crate::contact::HuntCrossley;
+use crate::integrate::Method;
+use crate::interaction::{ContactSetup, Damping, Gravity};
+use crate::material::{effective_modulus_pa, hertz_stiffness, Material, MATERIALS};
+use crate::resonator::ObjectSpec;
+use crate::rigid::drop::DropBody;
+use crate::roll::RollSettings;
+
+/// How MIDI velocity becomes a strike: a level curve over the velocity that the physics then
+/// meets by choosing the impact speed (see [`Calibration`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VelocityCurve {
+    /// The softest impact speed, m/s: a floor under the curve (no velocity strikes slower).
+    pub min_m_per_s: f64,
+    /// The impact speed of velocity 127, m/s.
+    pub max_m_per_s: f64,
+    /// Level of velocity 1 below velocity 127, dB (the dynamic range).
+    pub range_db: f64,
+    /// Shape γ of the curve: level(x) = −range·(1 − x)^γ dB with x = (velocity − 1)/126; 1 is
+    /// straight in dB, 1.5 (the default) puts velocity 64 at −10.6 dB for a 30 dB range.
+    pub shape: f64,
+}
+
+impl VelocityCurve {
+    /// Target level of a strike in dB relative to velocity 127 (≤ 0), for a normalised MIDI
+    /// velocity in [0, 1] (MIDI velocity / 127).
+    pub fn level_db(&self, velocity: f32) -> f64 {
+        let x = ((f64::from(velocity) * 127.0 - 1.0) / 126.0).clamp(0.0, 1.0);
+        -self.range_db.max(0.0) * (1.0 - x).powf(self.shape.clamp(0.1, 10.0))
+    }
+}
+
+/// How MIDI notes become the object's fundamental.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tuning {
+    /// Follow the note number; otherwise every note strikes an object at `fixed_f0_hz`.
+    pub key_tracking: bool,
+    /// Frequency of A4 (MIDI 69) in Hz.
+    pub a4_hz: f64,
+    pub fixed_f0_hz: f64,
+}
+
+impl Tuning {
+    /// Equal-tempered fundamental of `note` in Hz.
+    pub fn f0_hz(&self, note: u8) -> f64 {
+        if self.key_tracking {
+            self.a4_hz * 2f64.powf((f64::from(note) - 69.0) / 12.0)
+        } else {
+            self.fixed_f0_hz
+        }
+    }
+}
+
+/// What a note does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayMode {
+    /// One strike of the hammer, which then flies away.
+    Strike,
+    /// A ball dropped (or thrown down) onto the object, bouncing under gravity until it rests.
+    Bounce,
+    /// A ball rolling on the object.
+    Roll,
+    /// A rigid body (a die, a coin, a spoon…) dropped on the object, which is the floor: it
+    /// falls, tumbles, rattles and settles (see [`DropSettings`]).
+    Drop,
+}
+
+impl PlayMode {
+    /// Every play mode, in the order of the plugin's Mode parameter: every mode-generic test,
+    /// tool and export iterates this, so a new mode cannot be missed.
+    pub const ALL: [PlayMode; 4] = [
+        PlayMode::Strike,
+        PlayMode::Bounce,
+        PlayMode::Roll,
+        PlayMode::Drop,
+    ];
+
+    /// The mode's id in presets and exports.
+    pub fn id(self) -> &'static str {
+        match self {
+            PlayMode::Strike => "strike",
+            PlayMode::Bounce => "bounce",
+            PlayMode::Roll => "roll",
+            PlayMode::Drop => "drop",
+        }
+    }
+}
+
+/// The bouncing ball.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounce {
+    /// Height of the ball above the object at note-on, m; the note's velocity throws it down.
+    pub height_m: f64,
+    /// Gravity (also pressing the rolling ball), suspended or on during contact, and the
+    /// capture velocity.
+    pub gravity: Gravity,
+    /// Out-of-roundness of the ball, 0…1: each contact's stiffness is k·√(1 + irregularity·ξ),
+    /// ξ uniform in [−1, 1] (Hertz: k ∝ √R, the local radius where the ball lands), so no two
+    /// drops are alike; seeded per note, so renders repeat.
+    pub irregularity: f64,
+}
+
+impl Bounce {
+    /// The square of the speed (m²/s²) a ball let fall from the drop height reaches the object
+    /// with: 2·g·h.
+    pub fn fall_speed_sq(&self) -> f64 {
+        2.0 * self.gravity.accel_m_per_s2.max(0.0) * self.height_m.max(0.0)
+    }
+}
+
+/// The rolling ball.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Roll {
+    pub settings: RollSettings,
+    /// Speed the ball rolls at with its controller at full scale, m/s.
+    pub speed_m_per_s: f64,
+    /// The controller's share of that speed now, 0…1 (the plugin maps its modulation source
+    /// here): the ball rolls at speed × fraction.
+    pub speed_fraction: f64,
+    /// Time constant of the speed's smoothing, s.
+    pub smoothing_s: f64,
+    /// At note-off: lift the ball off (true) or let it roll to a stop and rest (false).
+    pub lift_on_release: bool,
+    /// Time constant of the slowing down when rolling to a stop, s.
+    pub stop_time_s: f64,
+}
+
+/// The stereo image: the object's two pickups ([`ObjectSpec::right_pickup_position`]) make it; a
+/// voice's pan by its key is optional. Both are read at note-on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stereo {
+    /// Share of the pickups' difference in the output, 0 (mono) … 1 (left and right pickup as
+    /// they are). The sum of the channels never depends on it.
+    pub width: f64,
+    /// Pan by key, 0 … 1: a voice is panned by this times (key − 60)/48, clamped to ±1 (four
+    /// octaves from middle C to a side), with constant-sum gains 1 ∓ pan.
+    pub pan_by_key: f64,
+}
+
+impl Stereo {
+    /// The pan of `note`, −1 … 1.
+    pub fn pan(&self, note: u8) -> f64 {
+        (self.pan_by_key.clamp(0.0, 1.0) * (f64::from(note) - 60.0) / 48.0).clamp(-1.0, 1.0)
+    }
+}
+
+/// How loud a voice is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// A make-up gain from the patch's physics puts a velocity-127 strike of the reference note
+    /// at [`REFERENCE_PEAK_DBFS`] (see [`Calibration`]).
+    Calibrated,
+    /// Raw units: [`OUTPUT_GAIN_PER_M_PER_S`] per m/s of pickup velocity.
+    Physical,
+}
+
+/// Plain per-block settings the plugin hands to the engine.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Patch {
+    pub contact: ContactSetup,
+    /// The striker's mass when it is a point mass; the rigid mass of any other striker follows
+    /// from its material and size ([`Patch::resolved`]).
+    pub hammer_mass_kg: f64,
+    /// What strikes the object: a point mass, or a body with modes of its own that ring too.
+    pub striker: StrikerSpec,
+    /// The striker's own ringing mixed into the output: its pickup velocity times this is added
+    /// to the object's (0: only the object is heard).
+    pub striker_level: f64,
+    /// What the object is made of: with `contact_from_materials`, the contact's stiffness and
+    /// restitution follow from it and the striker's material.
+    pub object_material: &'static Material,
+    /// Derive the contact from the materials ([`Patch::resolved`]) rather than the raw k, α, μ.
+    pub contact_from_materials: bool,
+    /// Tune the object by its material and size (`object_size_m`) instead of the tuning's keys
+    /// or fixed pitch, for the objects whose pitch those set ([`object_fundamental_hz`]).
+    pub physical_tuning: bool,
+    /// The object's size for physical tuning, m: a bar's or plank's length, a rectangular
+    /// plate's longer side, a circular plate's radius.
+    pub object_size_m: f64,
+    /// The object struck by new notes; `f0_hz` is replaced by the note's fundamental.
+    pub object: ObjectSpec,
+    /// Modal mass of the object in kg.
+    pub object_mass_kg: f64,
+    pub tuning: Tuning,
+    pub velocity: VelocityCurve,
+    /// Note-off damping: 0 lets the object ring; otherwise every mode's T60 becomes this fraction
+    /// of its own at note-off.
+    pub release_fraction: f64,
+    /// Output level: calibrated by the patch's physics, or raw pickup velocity.
+    pub level: Level,
+    pub stereo: Stereo,
+    /// Linear output gain on top of the level (applied live).
+    pub gain: f64,
+    pub mode: PlayMode,
+    pub bounce: Bounce,
+    pub roll: Roll,
+    /// The dropped body (drop mode): its kind and size (its material is the striker's), spin,
+    /// drift and friction; it falls from the bounce's height under the bounce's gravity.
+    pub drop: DropSettings,
+    /// The force a note's full pressure presses its ball with, in its weights: the ball is
+    /// pulled towards the object by g × press_depth × pressure on top of gravity.
+    pub press_depth: f64,
+}
+
+impl Default for Patch {
+    fn default() -> Self {
+        Self {
+            contact: ContactSetup {
+                law: HuntCrossley {
+                    stiffness: 1e8,
+                    mu_s_per_m: 0.5,
+                    alpha: 1.5,
+                },
+                method: Method::Am1,
+                guard: true,
+                exit_correction: true,
+                damping: Damping::HuntCrossley,
+                restitution: None,
+            },
+            hammer_mass_kg: 0.01,
+            striker: StrikerSpec {
+                kind: StrikerKind::PointMass,
+                material: &MATERIALS[0],
+                size_m: 0.01,
+            },
+            striker_level: 0.5,
+            object_material: &MATERIALS[0],
+            contact_from_materials: false,
+            physical_tuning: false,
+            object_size_m: 0.4,
+            object: ObjectSpec::marimba(440.0),
+            object_mass_kg: 0.1,
+            tuning: Tuning {
+                key_tracking: true,
+                a4_hz: 440.0,
+                fixed_f0_hz: 440.0,
+            },
+            velocity: VelocityCurve {
+                min_m_per_s: 0.05,
+                max_m_per_s: 5.0,
+                range_db: 30.0,
+                shape: 1.5,
+            },
+            level: Level::Calibrated,
+            stereo: Stereo {
+                width: 1.0,
+                pan_by_key: 0.0,
+            },
+            release_fraction: 0.0,
+            gain: 1.0,
+            mode: PlayMode::Strike,
+            bounce: Bounce {
+                height_m: 0.3,
+                gravity: Gravity {
+                    accel_m_per_s2: 9.81,
+                    in_contact: false,
+                    capture_m_per_s: 0.02,
+                },
+                irregularity: 0.0,
+            },
+            roll: Roll {
+                settings: RollSettings::marble(),
+                speed_m_per_s: 0.5,
+                speed_fraction: 1.0,
+                smoothing_s: 0.03,
+                lift_on_release: false,
+                stop_time_s: 0.4,
+            },
+            drop: DropSettings::DEFAULT,
+            press_depth: 3.0,
+        }
+    }
+}
+
+/// What a drop note does: the patch's choice of body and how it falls.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DropSettings {
+    pub body: DropBody,
+    /// The body's size, m (see [`DropBody::usual_size_m`]); its material is the striker's.
+    pub size_m: f64,
+    /// Largest spin about each axis at the drop, rad/s.
+    pub spin_rad_per_s: f64,
+    /// Largest horizontal drift at the drop along each floor axis, m/s.
+    pub drift_m_per_s: f64,
+    /// Coulomb friction between body and floor.
+    pub mu: f64,
+    /// At note-off: lift the body — no contact starts after the one under way — (true), or let
+    /// it settle.
+    pub lift_on_release: bool,
+}
+
+impl DropSettings {
+    /// A die dropped with some spin and drift on a wooden floor.
+    pub const DEFAULT: DropSettings = DropSettings {
+        body: DropBody::Die,
+        size_m: 0.016,
+        spin_rad_per_s: 20.0,
+        drift_m_per_s: 0.05,
+        mu: 0.3,
+        lift_on_release: false,
+    };
+
+    /// The striker whose modes and contact stand for the body's (see [`StrikerSpec::body`]): a
+    /// die, brick or ball rings like a ball of its volume, a coin like a coin, a rod or spoon
+    /// like a free bar of its length, a ring like a free bar of its circumference.
+    pub fn striker(&self, material: &'static Material) -> StrikerSpec {
+        let shape = self.body.shape(self.size_m);
+        let ball_radius_m = (3.0 * shape.volume_m3() / (4.0 * std::f64::consts::PI)).cbrt();
+        let (kind, size_m) = match self.body {
+            DropBody::Die | DropBody::Brick | DropBody::Sphere => {
+                (StrikerKind::Ball, ball_radius_m)
+            }
+            DropBody::Coin => (StrikerKind::Coin, 0.5 * self.size_m),
+            DropBody::Rod | DropBody::Spoon => (StrikerKind::Rod, self.size_m),
+            DropBody::Ring => (StrikerKind::Rod, std::f64::consts::PI * self.size_m),
+        };
+        StrikerSpec {
+            kind,
+            material,
+            size_m,
+        }
+    }
+
+    /// Hertz's stiffness (N/m^1.5) of the body's rounding where it touches a flat floor:
+    /// k = (4/3)·E*·√R (R from [`crate::rigid::shape::Shape::contact_radius_m`]).
+    pub fn stiffness(&self, body: &Material, floor: &Material) -> f64 {
+        let radius_m = self.body.shape(self.size_m).contact_radius_m();
+        hertz_stiffness(effective_modulus_pa(body, floor), radius_m)
+    }
+}

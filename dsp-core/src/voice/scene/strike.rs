@@ -1,0 +1,48 @@
+//! The strike: one blow of the hammer, which then flies away.
+
+use super::{NoteStart, Scene};
+use crate::interaction::Gravity;
+use crate::voice::bodies::Bodies;
+use crate::voice::patch::Patch;
+
+/// A strike keeps no state of its own: the hammer flies off after its contact.
+pub(in crate::voice) struct StrikeScene;
+
+impl Scene for StrikeScene {
+    fn start(&mut self, bodies: &mut Bodies, note: &NoteStart<'_>) {
+        let hammer = &mut bodies.hammer;
+        hammer.set_gravity(Gravity::NONE);
+        hammer.set_irregularity(0.0, note.seed);
+        hammer.strike(
+            &bodies.bank,
+            note.strike.v_in_m_per_s,
+            0.0,
+            note.patch.hammer_mass_kg,
+        );
+        bodies.input_energy_j += bodies.hammer.energy_j();
+    }
+
+    fn render(
+        &mut self,
+        bodies: &mut Bodies,
+        patch: &Patch,
+        dt_s: f64,
+        mid: &mut [f64],
+        side: &mut [f64],
+        _decide: bool,
+    ) {
+        bodies.render_free(&patch.contact, patch.hammer_mass_kg, dt_s, mid, side);
+    }
+
+    /// A hammer that struck does not keep its voice (it may drift away for a long time after a
+    /// very lossy contact).
+    fn in_play(&self, _bodies: &Bodies) -> bool {
+        false
+    }
+
+    fn release(&mut self, _bodies: &mut Bodies, _patch: &Patch) -> bool {
+        false
+    }
+
+    fn stop(&mut self, _bodies: &mut Bodies) {}
+}
