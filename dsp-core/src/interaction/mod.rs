@@ -196,6 +196,11 @@ impl Hammer {
         self.gravity = gravity;
     }
 
+    /// The gravity the hammer flies under.
+    pub fn gravity(&self) -> Gravity {
+        self.gravity
+    }
+
     /// The ball's out-of-roundness, 0…1 (see the field), and the seed of the per-contact draws.
     pub fn set_irregularity(&mut self, irregularity: f64, seed: u64) {
         self.irregularity = irregularity.clamp(0.0, 1.0);

@@ -140,9 +140,17 @@ impl Bodies {
         mid: &mut [f64],
         side: &mut [f64],
     ) {
+        let g = self.hammer.gravity().accel_m_per_s2.max(0.0);
         if self.is_pressed() {
             for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
                 self.press_sample(mass_kg, dt_s);
+                self.count_fall(mass_kg * g, dt_s);
+                let pickup = self.hammer.process_sample(contact, &mut self.bank, dt_s);
+                (*m, *s) = (pickup.mid_m_per_s, pickup.side_m_per_s);
+            }
+        } else if g > 0.0 {
+            for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
+                self.count_fall(mass_kg * g, dt_s);
                 let pickup = self.hammer.process_sample(contact, &mut self.bank, dt_s);
                 (*m, *s) = (pickup.mid_m_per_s, pickup.side_m_per_s);
             }
@@ -151,6 +159,18 @@ impl Bodies {
                 let pickup = self.hammer.process_sample(contact, &mut self.bank, dt_s);
                 (*m, *s) = (pickup.mid_m_per_s, pickup.side_m_per_s);
             }
+        }
+    }
+
+    /// Count gravity's work on the ball's next sample towards the object as energy put in (its
+    /// `weight_n` times the travel, each way down counted): the fall from the drop height, and
+    /// the sinking into a soft contact and a yielding object below where it was let go, which a
+    /// fall from the height alone would miss.
+    #[inline]
+    fn count_fall(&mut self, weight_n: f64, dt_s: f64) {
+        if !self.hammer.is_retired() {
+            let travel_m = self.hammer.velocity_m_per_s() * dt_s;
+            self.input_energy_j += weight_n * travel_m.max(0.0);
         }
     }
 }

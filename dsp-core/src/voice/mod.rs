@@ -100,7 +100,8 @@ impl Voice {
         dt_s: f64,
         floor: &ObjectSpec,
     ) {
-        // A new object is at rest and unloaded; one struck again keeps whatever rests on it.
+        // A new object is at rest and unloaded; one struck again keeps whatever rests on it (a
+        // constant force: its equilibrium, not its sound).
         let held_n = if let Some((object, striker)) = bodies {
             self.bodies.load(object, striker);
             self.tuned_ratio = 1.0;

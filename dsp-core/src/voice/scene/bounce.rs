@@ -46,9 +46,8 @@ impl Scene for BounceScene {
             height_m,
             patch.hammer_mass_kg,
         );
-        // (A press's work is added as it is done: `Bodies::press_sample`.)
-        let fall_j = patch.hammer_mass_kg * patch.bounce.gravity.accel_m_per_s2.max(0.0) * height_m;
-        bodies.input_energy_j += bodies.hammer.energy_j() + fall_j;
+        // (Gravity's and a press's work are added as they are done: `Bodies::render_free`.)
+        bodies.input_energy_j += bodies.hammer.energy_j();
     }
 
     fn render(
