@@ -3,6 +3,7 @@
 //! never on, all notes off / all sound off (MIDI controllers 123 and 120, CLAP wildcard note-off
 //! and choke), and garbage state refused with the parameters kept.
 
+use urto_dsp::voice::PlayMode;
 use urto_host_tests::{
     clap_path, clap_state, expected_fundamental_hz, rms, state_json, strongest_peak_hz, Midi, Note,
     NoteEnd, NoteOff, ParamChange, Render, Session,
@@ -235,7 +236,7 @@ const FS: f64 = 48_000.0;
 const END_AT: u64 = 9_600;
 const CHORD: [u8; 3] = [48, 60, 67];
 
-/// Render `CHORD` (struck at 0) for 1.5 s in play mode `mode` (0 strike, 1 bounce, 2 roll), with
+/// Render `CHORD` (struck at 0) for 1.5 s in play mode `mode` (its index in [`PlayMode::ALL`]), with
 /// `ends` and `midi` sent.
 fn chord(mode: f64, ends: &[NoteEnd], midi: &[Midi], keys: &[u8]) -> Vec<f32> {
     let mut session = Session::new(&clap_path()).unwrap();
@@ -310,7 +311,8 @@ fn all_notes_off_releases_every_held_note() {
 #[test]
 fn all_sound_off_silences_within_two_choke_times() {
     let silent_from = END_AT as usize + (0.03 * FS) as usize;
-    for mode in [0.0, 1.0, 2.0] {
+    // Every play mode, by its index in the Mode parameter.
+    for mode in (0..PlayMode::ALL.len()).map(|i| i as f64) {
         let ringing = chord(mode, &[], &[], &CHORD);
         assert!(rms(&ringing[silent_from..]) > 1e-4, "mode {mode} rings on");
         for (what, audio) in [

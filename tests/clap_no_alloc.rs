@@ -4,6 +4,7 @@
 
 use urto::presets::factory;
 use urto::UrtoParams;
+use urto_dsp::voice::PlayMode;
 use urto_host_tests::{
     clap_state, Expression, Midi, Modulation, Note, NoteEnd, NoteExpressionType, NoteOff,
     ParamChange, Render, Session, VoicedNote,
@@ -80,13 +81,13 @@ fn process_does_not_allocate() {
             value: kinds[(i % 5) as usize].1,
         })
         .collect();
-    // One preset of each mode, then the contact and the mode automated under the notes.
-    for name in [
-        "Init",
-        "Ping-pong ball on a table",
-        "Marble rolling on wood",
-    ] {
-        let preset = factory().into_iter().find(|p| p.name == name).expect(name);
+    // The first factory preset of each mode, then the contact and the mode automated under the
+    // notes.
+    for mode in 0..PlayMode::ALL.len() {
+        let preset = factory()
+            .into_iter()
+            .find(|p| p.plain_value("mode").unwrap_or(0.0) as usize == mode)
+            .unwrap_or_else(|| panic!("no factory preset in mode {mode}"));
         let mut session = Session::new(path).expect("load the no-alloc CLAP");
         let state = serde_json::to_vec(&preset.to_state(&UrtoParams::default())).unwrap();
         session.load_state(&clap_state(&state)).expect("state");
@@ -105,7 +106,7 @@ fn process_does_not_allocate() {
                 at_sample: i * 71,
                 param_id: ids[(i % 5) as usize],
                 value: if i % 5 == 3 {
-                    (i / 5 % 3) as f64
+                    (i / 5 % PlayMode::ALL.len() as u64) as f64
                 } else {
                     (i * 37 % 100) as f64 / 100.0
                 },
@@ -136,7 +137,7 @@ fn process_does_not_allocate() {
                 ..Render::default()
             })
             .expect("render");
-        assert!(out.iter().all(|x| x.is_finite()), "{name}");
-        assert!(out.iter().any(|x| *x != 0.0), "{name}");
+        assert!(out.iter().all(|x| x.is_finite()), "{}", preset.name);
+        assert!(out.iter().any(|x| *x != 0.0), "{}", preset.name);
     }
 }

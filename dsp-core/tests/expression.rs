@@ -51,12 +51,15 @@ const CHANGES: [Change; 7] = [
 ];
 
 /// Whether `change` is heard in `mode` after the first 0.1 s: brightness and stiffness act on
-/// contacts to come (none after a single strike; a rolling ball may never leave the surface),
-/// pressure on a ball (a struck hammer has flown off).
+/// contacts to come (none after a single strike; a rolling ball may never leave the surface; a
+/// dropped body lands after 0.25 s), pressure on a ball (a struck hammer has flown off; a
+/// tumbling body is not pressed).
 fn is_heard(change: Change, mode: PlayMode) -> bool {
     match change {
-        Change::Brightness(_) | Change::StiffnessDecades(_) => mode == PlayMode::Bounce,
-        Change::Pressure(_) => mode != PlayMode::Strike,
+        Change::Brightness(_) | Change::StiffnessDecades(_) => {
+            matches!(mode, PlayMode::Bounce | PlayMode::Drop)
+        }
+        Change::Pressure(_) => matches!(mode, PlayMode::Bounce | PlayMode::Roll),
         _ => true,
     }
 }
@@ -85,7 +88,7 @@ fn two_notes(mode: PlayMode, target: Option<NoteTarget>, changes: &[Change]) -> 
 
 #[test]
 fn expression_for_a_note_that_is_not_playing_changes_nothing() {
-    for mode in [PlayMode::Strike, PlayMode::Bounce, PlayMode::Roll] {
+    for mode in PlayMode::ALL {
         let plain = two_notes(mode, None, &[]);
         assert!(plain[0].iter().any(|&y| y != 0.0), "{mode:?}: silent");
         for target in [
@@ -103,7 +106,7 @@ fn expression_for_a_note_that_is_not_playing_changes_nothing() {
 
 #[test]
 fn expression_on_one_note_changes_that_note_alone() {
-    for mode in [PlayMode::Strike, PlayMode::Bounce, PlayMode::Roll] {
+    for mode in PlayMode::ALL {
         let plain = two_notes(mode, None, &[]);
         // A is the left channel, B the right: (target, the channel it must change).
         for (target, changed) in [

@@ -65,7 +65,7 @@ fn patch(kind: ObjectKind, mode: PlayMode) -> Patch {
 fn every_object_and_mode_is_at_the_calibrated_level_with_the_velocity_spacing() {
     let mut failures = Vec::new();
     println!("object               mode     vel127   vel64   vel1   (dBFS; roll: RMS)");
-    for mode in [PlayMode::Strike, PlayMode::Bounce, PlayMode::Roll] {
+    for mode in PlayMode::ALL {
         for kind in ObjectKind::ALL {
             let patch = patch(kind, mode);
             let (target, level): (f64, &dyn Fn(u8) -> f64) = match mode {

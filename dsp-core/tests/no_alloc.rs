@@ -33,12 +33,7 @@ fn note_on_and_process_do_not_allocate() {
 
 #[test]
 fn expression_does_not_allocate() {
-    for mode in [
-        PlayMode::Strike,
-        PlayMode::Bounce,
-        PlayMode::Roll,
-        PlayMode::Drop,
-    ] {
+    for mode in PlayMode::ALL {
         let mut engine = Engine::new(48_000.0);
         let patch = Patch {
             mode,

@@ -996,6 +996,18 @@ mod tests {
         assert_eq!(checked, 101 * 64);
     }
 
+    /// The Mode parameter offers every play mode, in [`PlayMode::ALL`]'s order, under its id:
+    /// the soak, the tests and the exports address modes by that index.
+    #[test]
+    fn mode_choices_are_every_play_mode_in_order() {
+        let ids = ModeChoice::ids().expect("the modes have ids");
+        assert_eq!(ModeChoice::variants().len(), PlayMode::ALL.len());
+        for (index, mode) in PlayMode::ALL.into_iter().enumerate() {
+            assert_eq!(ModeChoice::from_index(index).mode(), mode);
+            assert_eq!(ids[index], mode.id());
+        }
+    }
+
     #[test]
     fn material_choices_are_the_table_in_order() {
         let ids = MaterialChoice::ids().unwrap_or(&[]);

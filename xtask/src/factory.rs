@@ -7,6 +7,7 @@ use serde_json::json;
 use std::path::Path;
 use urto::presets::factory;
 use urto::UrtoParams;
+use urto_dsp::voice::PlayMode;
 
 /// Print the factory presets: category, name, play mode and description (or all of it as JSON).
 pub fn list(json_output: bool) -> Result<()> {
@@ -33,7 +34,6 @@ pub fn list(json_output: bool) -> Result<()> {
 pub fn write_normalized(path: &Path) -> Result<()> {
     let params = UrtoParams::default();
     let map = params.param_map();
-    let modes = ["strike", "bounce", "roll"];
     let presets: Vec<_> = factory()
         .iter()
         .map(|preset| {
@@ -50,7 +50,8 @@ pub fn write_normalized(path: &Path) -> Result<()> {
                 })
                 .collect();
             let mode = preset.plain_value("mode").unwrap_or(0.0) as usize;
-            json!({"name": preset.name, "mode": modes.get(mode), "normalized": normalized})
+            let mode = PlayMode::ALL.get(mode).map(|m| m.id());
+            json!({"name": preset.name, "mode": mode, "normalized": normalized})
         })
         .collect();
     if let Some(parent) = path.parent() {

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 use urto::params::Controllers;
 use urto::UrtoParams;
-use urto_dsp::voice::Engine;
+use urto_dsp::voice::{Engine, PlayMode};
 use urto_host_tests::{Midi, Note, NoteOff, ParamChange, Render, Session};
 
 const SAMPLE_RATE_HZ: f64 = 48_000.0;
@@ -72,8 +72,8 @@ const AUTOMATED: [Automated; 4] = [
         name: "Mode",
         id: "mode",
         normalized: (0.0, 1.0),
-        // Strike, bounce, roll, drop.
-        steps: Some(3),
+        // Every play mode.
+        steps: Some(PlayMode::ALL.len() as u32 - 1),
     },
 ];
 
