@@ -115,7 +115,7 @@ fn voice(c: &mut Criterion) {
     let mut bouncing = patch_32_modes();
     bouncing.mode = PlayMode::Bounce;
     bouncing.hammer_mass_kg = 0.005;
-    bouncing.bounce.height_m = 0.05;
+    bouncing.fall.height_m = 0.05;
     let second = FS as usize;
     let mut bounce_out = vec![0.0f32; second];
     group.throughput(Throughput::Elements(second as u64));
@@ -136,7 +136,7 @@ fn voice(c: &mut Criterion) {
     dropping.object.kind = ObjectKind::Plank;
     dropping.object_material = material::by_id("oak").expect("oak");
     dropping.striker.material = material::by_id("abs").expect("abs");
-    dropping.bounce.height_m = 0.05;
+    dropping.fall.height_m = 0.05;
     let dropping = dropping.resolved();
     group.bench_function("drop", |b| {
         let mut engine = Engine::new(FS);

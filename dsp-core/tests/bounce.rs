@@ -276,8 +276,8 @@ fn a_heavy_ball_captured_on_a_light_object_is_not_a_runaway() {
     patch.tuning.key_tracking = false;
     patch.tuning.fixed_f0_hz = 20.0;
     patch.velocity.min_m_per_s = 0.0064;
-    patch.bounce.height_m = 0.0;
-    patch.bounce.gravity = Gravity {
+    patch.fall.height_m = 0.0;
+    patch.fall.gravity = Gravity {
         accel_m_per_s2: 1.0,
         in_contact: false,
         capture_m_per_s: 0.9,

@@ -111,7 +111,7 @@ fn drop_notes_of_every_kind_are_finite_and_end() {
         patch.drop.spin_rad_per_s = 50.0 * rng.f64();
         patch.drop.lift_on_release = rng.bool();
         patch.striker.material = &MATERIALS[rng.usize(..MATERIALS.len())];
-        patch.bounce.height_m = 0.3 * rng.f64();
+        patch.fall.height_m = 0.3 * rng.f64();
         patch.level = if rng.bool() {
             Level::Physical
         } else {

@@ -148,8 +148,8 @@ fn patch() -> impl Strategy<Value = Patch> {
                 p.drop.spin_rad_per_s = spin_rad_per_s;
                 p.drop.mu = mu;
                 let (height_m, g, in_contact, capture_m_per_s, irregularity) = bounce;
-                p.bounce.height_m = height_m;
-                p.bounce.gravity = Gravity {
+                p.fall.height_m = height_m;
+                p.fall.gravity = Gravity {
                     accel_m_per_s2: g,
                     in_contact,
                     capture_m_per_s,
@@ -255,7 +255,7 @@ fn event() -> impl Strategy<Value = Event> {
 fn energy_bound(patch: &Patch, gain: f64) -> f64 {
     let v = patch.velocity.max_m_per_s.max(patch.velocity.min_m_per_s);
     let m = patch.hammer_mass_kg;
-    let drop = patch.bounce.gravity.accel_m_per_s2 * patch.bounce.height_m.max(0.0);
+    let drop = patch.fall.gravity.accel_m_per_s2 * patch.fall.height_m.max(0.0);
     let energy = m * (0.5 * v * v + drop);
     let mut modes = [Mode::SILENT; MAX_MODES];
     let shapes: f64 = (20..=8000)

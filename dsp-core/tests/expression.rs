@@ -293,8 +293,8 @@ fn with_mpe_a_released_note_no_longer_follows_its_channel() {
 fn a_voice_starts_the_same_whatever_its_last_note_left() {
     let mut patch = mono_patch();
     patch.mode = PlayMode::Bounce;
-    patch.bounce.height_m = 0.0;
-    patch.bounce.gravity.capture_m_per_s = 10.0;
+    patch.fall.height_m = 0.0;
+    patch.fall.gravity.capture_m_per_s = 10.0;
     let bent = Expression {
         bend_semitones: 5.0,
         ..Expression::NEUTRAL

@@ -19,7 +19,7 @@ fn patch(mode: PlayMode) -> Patch {
     patch.object.num_modes = 16;
     patch.object.t60_s = 0.3;
     patch.hammer_mass_kg = 0.005;
-    patch.bounce.height_m = 0.05;
+    patch.fall.height_m = 0.05;
     patch.bounce.irregularity = 0.3;
     patch.resolved()
 }

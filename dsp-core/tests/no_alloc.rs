@@ -77,7 +77,7 @@ fn drops_do_not_allocate() {
         ..Patch::default()
     };
     patch.object.kind = urto_dsp::resonator::ObjectKind::Plank;
-    patch.bounce.height_m = 0.1;
+    patch.fall.height_m = 0.1;
     patch.drop.lift_on_release = true;
     let patch = patch.resolved();
     let mut engine = Engine::new(48_000.0);

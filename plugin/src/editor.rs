@@ -93,7 +93,7 @@ fn group(ui: &mut egui::Ui, title: &str, rows: impl FnOnce(&mut egui::Ui)) {
 /// striker's mass. Switching it off hands the contact to the raw knobs set to the derived values
 /// (damping from the restitution), so the sound does not jump.
 fn materials_switch(ui: &mut egui::Ui, params: &UrtoParams, setter: &ParamSetter) {
-    let on = params.contact_from_materials.value();
+    let on = params.striker.contact_from_materials.value();
     let patch = params.patch(&Controllers::default());
     ui.label("From materials");
     let mut checked = on;
@@ -105,21 +105,24 @@ fn materials_switch(ui: &mut egui::Ui, params: &UrtoParams, setter: &ParamSetter
                 setter.set_parameter(param, plain);
                 setter.end_set_parameter(param);
             };
-            set(&params.stiffness_log10, law.stiffness.log10() as f32);
-            set(&params.alpha, law.alpha as f32);
+            set(
+                &params.contact.stiffness_log10,
+                law.stiffness.log10() as f32,
+            );
+            set(&params.contact.alpha, law.alpha as f32);
             if let Some(e) = patch.contact.restitution {
-                set(&params.restitution, e as f32);
-                setter.begin_set_parameter(&params.law);
-                setter.set_parameter(&params.law, LawChoice::HuntCrossley);
-                setter.end_set_parameter(&params.law);
-                setter.begin_set_parameter(&params.damping_from);
-                setter.set_parameter(&params.damping_from, DampingFromChoice::Restitution);
-                setter.end_set_parameter(&params.damping_from);
+                set(&params.contact.restitution, e as f32);
+                setter.begin_set_parameter(&params.contact.law);
+                setter.set_parameter(&params.contact.law, LawChoice::HuntCrossley);
+                setter.end_set_parameter(&params.contact.law);
+                setter.begin_set_parameter(&params.contact.damping_from);
+                setter.set_parameter(&params.contact.damping_from, DampingFromChoice::Restitution);
+                setter.end_set_parameter(&params.contact.damping_from);
             }
         }
-        setter.begin_set_parameter(&params.contact_from_materials);
-        setter.set_parameter(&params.contact_from_materials, checked);
-        setter.end_set_parameter(&params.contact_from_materials);
+        setter.begin_set_parameter(&params.striker.contact_from_materials);
+        setter.set_parameter(&params.striker.contact_from_materials, checked);
+        setter.end_set_parameter(&params.striker.contact_from_materials);
     }
     ui.end_row();
     if on {
@@ -277,91 +280,91 @@ impl NiceEguiApp for UrtoApp {
                     row(
                         ui,
                         "Stiffness k",
-                        ParamSlider::for_param(&p.stiffness_log10, &setter),
+                        ParamSlider::for_param(&p.contact.stiffness_log10, &setter),
                     );
                     row(
                         ui,
                         "Dissipation μ",
-                        ParamSlider::for_param(&p.mu_s_per_m, &setter),
+                        ParamSlider::for_param(&p.contact.mu_s_per_m, &setter),
                     );
                     row(
                         ui,
                         "Contact shape α",
-                        ParamSlider::for_param(&p.alpha, &setter),
+                        ParamSlider::for_param(&p.contact.alpha, &setter),
                     );
                     row(
                         ui,
                         "Integrator",
-                        ParamSlider::for_param(&p.integrator, &setter),
+                        ParamSlider::for_param(&p.contact.integrator, &setter),
                     );
-                    row(ui, "Contact law", ParamSlider::for_param(&p.law, &setter));
+                    row(ui, "Contact law", ParamSlider::for_param(&p.contact.law, &setter));
                     row(
                         ui,
                         "Damping from",
-                        ParamSlider::for_param(&p.damping_from, &setter),
+                        ParamSlider::for_param(&p.contact.damping_from, &setter),
                     );
                     row(
                         ui,
                         "Restitution e",
-                        ParamSlider::for_param(&p.restitution, &setter),
+                        ParamSlider::for_param(&p.contact.restitution, &setter),
                     );
                     row(
                         ui,
                         "Linear damping c",
-                        ParamSlider::for_param(&p.linear_damping_log10, &setter),
+                        ParamSlider::for_param(&p.contact.linear_damping_log10, &setter),
                     );
                     row(
                         ui,
                         "Exit correction",
-                        ParamSlider::for_param(&p.corrections, &setter),
+                        ParamSlider::for_param(&p.contact.corrections, &setter),
                     );
                     row(
                         ui,
                         "Energy guard",
-                        ParamSlider::for_param(&p.guard, &setter),
+                        ParamSlider::for_param(&p.contact.guard, &setter),
                     );
                 });
                 group(&mut columns[0], "Striker", |ui| {
-                    row(ui, "Striker", ParamSlider::for_param(&p.striker, &setter));
+                    row(ui, "Striker", ParamSlider::for_param(&p.striker.striker, &setter));
                     row(
                         ui,
                         "Material",
-                        ParamSlider::for_param(&p.striker_material, &setter),
+                        ParamSlider::for_param(&p.striker.striker_material, &setter),
                     );
                     row(
                         ui,
                         "Size",
-                        ParamSlider::for_param(&p.striker_size_m, &setter),
+                        ParamSlider::for_param(&p.striker.striker_size_m, &setter),
                     );
                     row(
                         ui,
                         "Level",
-                        ParamSlider::for_param(&p.striker_level, &setter),
+                        ParamSlider::for_param(&p.striker.striker_level, &setter),
                     );
                     row(
                         ui,
                         "Mass (point mass)",
-                        ParamSlider::for_param(&p.hammer_mass_kg, &setter),
+                        ParamSlider::for_param(&p.striker.hammer_mass_kg, &setter),
                     );
                     row(
                         ui,
                         "Softest strike",
-                        ParamSlider::for_param(&p.v_min_m_per_s, &setter),
+                        ParamSlider::for_param(&p.output.v_min_m_per_s, &setter),
                     );
                     row(
                         ui,
                         "Hardest strike",
-                        ParamSlider::for_param(&p.v_max_m_per_s, &setter),
+                        ParamSlider::for_param(&p.output.v_max_m_per_s, &setter),
                     );
                     row(
                         ui,
                         "Dynamic range",
-                        ParamSlider::for_param(&p.dynamic_range_db, &setter),
+                        ParamSlider::for_param(&p.output.dynamic_range_db, &setter),
                     );
                     row(
                         ui,
                         "Velocity curve",
-                        ParamSlider::for_param(&p.velocity_curve, &setter),
+                        ParamSlider::for_param(&p.output.velocity_curve, &setter),
                     );
                 });
                 velocity_curve(&mut columns[0], p);
@@ -369,105 +372,105 @@ impl NiceEguiApp for UrtoApp {
                     row(
                         ui,
                         "Release damping",
-                        ParamSlider::for_param(&p.release_fraction, &setter),
+                        ParamSlider::for_param(&p.output.release_fraction, &setter),
                     );
                     row(
                         ui,
                         "Polyphony",
-                        ParamSlider::for_param(&p.polyphony, &setter),
+                        ParamSlider::for_param(&p.output.polyphony, &setter),
                     );
                     row(
                         ui,
                         "Stereo width",
-                        ParamSlider::for_param(&p.stereo_width, &setter),
+                        ParamSlider::for_param(&p.output.stereo_width, &setter),
                     );
                     row(
                         ui,
                         "Pan by key",
-                        ParamSlider::for_param(&p.pan_by_key, &setter),
+                        ParamSlider::for_param(&p.output.pan_by_key, &setter),
                     );
-                    row(ui, "Level", ParamSlider::for_param(&p.level, &setter));
-                    row(ui, "Gain", ParamSlider::for_param(&p.gain_db, &setter));
+                    row(ui, "Level", ParamSlider::for_param(&p.output.level, &setter));
+                    row(ui, "Gain", ParamSlider::for_param(&p.output.gain_db, &setter));
                 });
                 group(&mut columns[1], "Object", |ui| {
-                    row(ui, "Object", ParamSlider::for_param(&p.object, &setter));
+                    row(ui, "Object", ParamSlider::for_param(&p.object.object, &setter));
                     row(
                         ui,
                         "Material",
-                        ParamSlider::for_param(&p.object_material, &setter),
+                        ParamSlider::for_param(&p.object.object_material, &setter),
                     );
                     row(
                         ui,
                         "Physical tuning",
-                        ParamSlider::for_param(&p.physical_tuning, &setter),
+                        ParamSlider::for_param(&p.object.physical_tuning, &setter),
                     );
                     row(
                         ui,
                         "Size",
-                        ParamSlider::for_param(&p.object_size_m, &setter),
+                        ParamSlider::for_param(&p.object.object_size_m, &setter),
                     );
-                    row(ui, "Modes", ParamSlider::for_param(&p.num_modes, &setter));
+                    row(ui, "Modes", ParamSlider::for_param(&p.object.num_modes, &setter));
                     row(
                         ui,
                         "Mass",
-                        ParamSlider::for_param(&p.object_mass_kg, &setter),
+                        ParamSlider::for_param(&p.object.object_mass_kg, &setter),
                     );
-                    row(ui, "Decay T60", ParamSlider::for_param(&p.t60_s, &setter));
+                    row(ui, "Decay T60", ParamSlider::for_param(&p.object.t60_s, &setter));
                     row(
                         ui,
                         "Damping law",
-                        ParamSlider::for_param(&p.damping_slope, &setter),
+                        ParamSlider::for_param(&p.object.damping_slope, &setter),
                     );
                     row(
                         ui,
                         "Inharmonicity",
-                        ParamSlider::for_param(&p.stretch, &setter),
+                        ParamSlider::for_param(&p.object.stretch, &setter),
                     );
                     row(
                         ui,
                         "Strike position",
-                        ParamSlider::for_param(&p.strike_position, &setter),
+                        ParamSlider::for_param(&p.object.strike_position, &setter),
                     );
                     row(
                         ui,
                         "Pickup position (left)",
-                        ParamSlider::for_param(&p.pickup_position, &setter),
+                        ParamSlider::for_param(&p.object.pickup_position, &setter),
                     );
                     row(
                         ui,
                         "Right pickup position",
-                        ParamSlider::for_param(&p.right_pickup_position, &setter),
+                        ParamSlider::for_param(&p.object.right_pickup_position, &setter),
                     );
                     row(
                         ui,
                         "Key tracking",
-                        ParamSlider::for_param(&p.key_tracking, &setter),
+                        ParamSlider::for_param(&p.object.key_tracking, &setter),
                     );
                     row(
                         ui,
                         "Fixed pitch",
-                        ParamSlider::for_param(&p.fixed_f0_hz, &setter),
+                        ParamSlider::for_param(&p.object.fixed_f0_hz, &setter),
                     );
-                    row(ui, "Tuning A4", ParamSlider::for_param(&p.a4_hz, &setter));
+                    row(ui, "Tuning A4", ParamSlider::for_param(&p.object.a4_hz, &setter));
                 });
                 group(&mut columns[1], "Bounce", |ui| {
                     row(ui, "Mode", ParamSlider::for_param(&p.mode, &setter));
                     row(
                         ui,
                         "Drop height",
-                        ParamSlider::for_param(&p.height_m, &setter),
+                        ParamSlider::for_param(&p.fall.height_m, &setter),
                     );
                     row(
                         ui,
                         "Gravity",
-                        ParamSlider::for_param(&p.gravity_m_per_s2, &setter),
+                        ParamSlider::for_param(&p.fall.gravity_m_per_s2, &setter),
                     );
                     row(
                         ui,
                         "Gravity in contact",
-                        ParamSlider::for_param(&p.gravity_in_contact, &setter),
+                        ParamSlider::for_param(&p.fall.gravity_in_contact, &setter),
                     );
-                    ui.label(if p.gravity_in_contact.value() {
+                    ui.label(if p.fall.gravity_in_contact.value() {
                         "Gravity acts during contact (eq. 21): no exit correction."
                     } else {
                         "Gravity suspended during contact on a rigid object (the paper's corrections); on a modal object it acts in contact."
@@ -475,90 +478,90 @@ impl NiceEguiApp for UrtoApp {
                     row(
                         ui,
                         "Capture velocity",
-                        ParamSlider::for_param(&p.capture_m_per_s, &setter),
+                        ParamSlider::for_param(&p.fall.capture_m_per_s, &setter),
                     );
                     row(
                         ui,
                         "Irregularity",
-                        ParamSlider::for_param(&p.irregularity, &setter),
+                        ParamSlider::for_param(&p.bounce.irregularity, &setter),
                     );
                 });
                 group(&mut columns[1], "Roll", |ui| {
                     row(
                         ui,
                         "Ball radius",
-                        ParamSlider::for_param(&p.ball_radius_m, &setter),
+                        ParamSlider::for_param(&p.roll.ball_radius_m, &setter),
                     );
                     row(
                         ui,
                         "Roughness",
-                        ParamSlider::for_param(&p.roughness_log10, &setter),
+                        ParamSlider::for_param(&p.roll.roughness_log10, &setter),
                     );
                     row(
                         ui,
                         "Roughness slope",
-                        ParamSlider::for_param(&p.roughness_slope, &setter),
+                        ParamSlider::for_param(&p.roll.roughness_slope, &setter),
                     );
                     row(
                         ui,
                         "Out of round",
-                        ParamSlider::for_param(&p.out_of_round, &setter),
+                        ParamSlider::for_param(&p.roll.out_of_round, &setter),
                     );
                     row(
                         ui,
                         "Roll speed",
-                        ParamSlider::for_param(&p.roll_speed_m_per_s, &setter),
+                        ParamSlider::for_param(&p.roll.roll_speed_m_per_s, &setter),
                     );
                     row(
                         ui,
                         "Speed source",
-                        ParamSlider::for_param(&p.roll_source, &setter),
+                        ParamSlider::for_param(&p.roll.roll_source, &setter),
                     );
                     row(
                         ui,
                         "Lift at release",
-                        ParamSlider::for_param(&p.roll_lift, &setter),
+                        ParamSlider::for_param(&p.roll.roll_lift, &setter),
                     );
                 });
                 group(&mut columns[1], "Drop", |ui| {
                     ui.label(
                         "Mode Drop: the body (of the striker's material) falls from the drop height on the object, the floor.",
                     );
-                    row(ui, "Body", ParamSlider::for_param(&p.drop_body, &setter));
-                    row(ui, "Scale", ParamSlider::for_param(&p.drop_scale, &setter));
+                    row(ui, "Body", ParamSlider::for_param(&p.drop.drop_body, &setter));
+                    row(ui, "Scale", ParamSlider::for_param(&p.drop.drop_scale, &setter));
                     row(
                         ui,
                         "Spin",
-                        ParamSlider::for_param(&p.drop_spin_rad_per_s, &setter),
+                        ParamSlider::for_param(&p.drop.drop_spin_rad_per_s, &setter),
                     );
                     row(
                         ui,
                         "Drift",
-                        ParamSlider::for_param(&p.drop_drift_m_per_s, &setter),
+                        ParamSlider::for_param(&p.drop.drop_drift_m_per_s, &setter),
                     );
-                    row(ui, "Friction", ParamSlider::for_param(&p.drop_mu, &setter));
+                    row(ui, "Friction", ParamSlider::for_param(&p.drop.drop_mu, &setter));
                     row(
                         ui,
                         "Lift at release",
-                        ParamSlider::for_param(&p.drop_lift, &setter),
+                        ParamSlider::for_param(&p.drop.drop_lift, &setter),
                     );
                 });
                 group(&mut columns[1], "Expression", |ui| {
                     row(
                         ui,
                         "Pressure press",
-                        ParamSlider::for_param(&p.press_depth, &setter),
+                        ParamSlider::for_param(&p.expression.press_depth, &setter),
                     );
                     row(
                         ui,
                         "Bend range",
-                        ParamSlider::for_param(&p.bend_range_semitones, &setter),
+                        ParamSlider::for_param(&p.expression.bend_range_semitones, &setter),
                     );
-                    row(ui, "MPE", ParamSlider::for_param(&p.mpe, &setter));
+                    row(ui, "MPE", ParamSlider::for_param(&p.expression.mpe, &setter));
                     row(
                         ui,
                         "MPE bend range",
-                        ParamSlider::for_param(&p.mpe_bend_range_semitones, &setter),
+                        ParamSlider::for_param(&p.expression.mpe_bend_range_semitones, &setter),
                     );
                 });
             });

@@ -177,15 +177,22 @@ impl Plugin for Urto {
         };
         let mut patch = self.params.patch(&self.controllers);
         let mode = ChannelMode {
-            bend_range_semitones: f64::from(self.params.bend_range_semitones.value()),
-            mpe: self.params.mpe.value(),
-            mpe_bend_range_semitones: f64::from(self.params.mpe_bend_range_semitones.value()),
+            bend_range_semitones: f64::from(self.params.expression.bend_range_semitones.value()),
+            mpe: self.params.expression.mpe.value(),
+            mpe_bend_range_semitones: f64::from(
+                self.params.expression.mpe_bend_range_semitones.value(),
+            ),
         };
         engine.set_channel_per_note(mode.mpe);
         // Every key's object and the level are prepared on the worker thread when the patch
         // changes; a note that comes first is prepared at its note-on, to the same result.
         self.preparation.update(engine, &patch, self.sample_rate_hz);
-        let polyphony = self.params.polyphony.value().clamp(1, MAX_VOICES as i32) as u32;
+        let polyphony = self
+            .params
+            .output
+            .polyphony
+            .value()
+            .clamp(1, MAX_VOICES as i32) as u32;
         engine.set_polyphony(polyphony as usize);
         if polyphony != self.voice_capacity {
             // For a CLAP host's polyphonic modulation (clap.voice-info).
@@ -342,7 +349,7 @@ impl Plugin for Urto {
         }
         // The left (or mono) signal on channel 0, the right on channel 1 (and any further).
         for (i, mut frame) in buffer.iter_samples().enumerate() {
-            let gain = util::db_to_gain(self.params.gain_db.smoothed.next());
+            let gain = util::db_to_gain(self.params.output.gain_db.smoothed.next());
             let (l, r) = (
                 left.get(i).copied().unwrap_or(0.0),
                 right.get(i).copied().unwrap_or(0.0),

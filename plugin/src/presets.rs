@@ -1,10 +1,7 @@
 //! Presets: one JSON file per preset, physical parameter names and units, a format version;
 //! factory presets built into the plugin, user presets in the per-user data folder.
 
-use crate::params::{
-    DampingFromChoice, DropBodyChoice, IntegratorChoice, LawChoice, LevelChoice, MaterialChoice,
-    ModeChoice, ObjectChoice, SpeedSourceChoice, StrikerChoice, UrtoParams,
-};
+use crate::params::{Kind, PresetKey, UrtoParams};
 use nice_plug::plugin::ParamValue;
 use nice_plug::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -22,131 +19,9 @@ pub const PRESET_NAME_FIELD: &str = "preset-name";
 /// The factory presets, embedded from `presets/*.json` at build time: (file name, contents).
 pub const FACTORY: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/factory_presets.rs"));
 
-/// How a preset stores one parameter.
-#[derive(Clone, Copy)]
-enum Kind {
-    /// The plain value, as the parameter shows it.
-    Float,
-    /// The physical quantity of a parameter stored as its log₁₀.
-    Log10,
-    Int,
-    Bool,
-    /// A variant id of the parameter's enum.
-    Enum(&'static [&'static str]),
-}
-
-/// A preset key (physical name with unit), the parameter it sets, and how.
-struct Key {
-    name: &'static str,
-    id: &'static str,
-    kind: Kind,
-}
-
-fn ids<E: Enum>() -> &'static [&'static str] {
-    E::ids().unwrap_or(&[])
-}
-
-/// Every parameter, by its preset name.
-fn keys() -> [Key; 64] {
-    let key = |name, id, kind| Key { name, id, kind };
-    [
-        key("stiffness_n_per_m_alpha", "k", Kind::Log10),
-        key("dissipation_s_per_m", "mu", Kind::Float),
-        key("contact_shape_alpha", "alpha", Kind::Float),
-        key(
-            "integrator",
-            "integrator",
-            Kind::Enum(ids::<IntegratorChoice>()),
-        ),
-        key("contact_law", "law", Kind::Enum(ids::<LawChoice>())),
-        key(
-            "damping_from",
-            "damping-from",
-            Kind::Enum(ids::<DampingFromChoice>()),
-        ),
-        key("restitution", "restitution", Kind::Float),
-        key("linear_damping_n_s_per_m", "linear-damping", Kind::Log10),
-        key("exit_correction", "corrections", Kind::Bool),
-        key("energy_guard", "guard", Kind::Bool),
-        key("hammer_mass_kg", "hammer-mass", Kind::Log10),
-        key("striker", "striker", Kind::Enum(ids::<StrikerChoice>())),
-        key(
-            "striker_material",
-            "striker-material",
-            Kind::Enum(ids::<MaterialChoice>()),
-        ),
-        key("striker_size_m", "striker-size", Kind::Float),
-        key("striker_level", "striker-level", Kind::Float),
-        key(
-            "object_material",
-            "object-material",
-            Kind::Enum(ids::<MaterialChoice>()),
-        ),
-        key(
-            "contact_from_materials",
-            "contact-from-materials",
-            Kind::Bool,
-        ),
-        key("physical_tuning", "physical-tuning", Kind::Bool),
-        key("object_size_m", "object-size", Kind::Float),
-        key("softest_strike_m_per_s", "v-min", Kind::Float),
-        key("hardest_strike_m_per_s", "v-max", Kind::Float),
-        key("dynamic_range_db", "dynamic-range", Kind::Float),
-        key("velocity_curve", "velocity-curve", Kind::Float),
-        key("level", "level", Kind::Enum(ids::<LevelChoice>())),
-        key("object", "object", Kind::Enum(ids::<ObjectChoice>())),
-        key("key_tracking", "key-tracking", Kind::Bool),
-        key("fixed_pitch_hz", "fixed-f0", Kind::Float),
-        key("tuning_a4_hz", "a4", Kind::Float),
-        key("decay_t60_s", "decay", Kind::Float),
-        key("material", "material", Kind::Float),
-        key("inharmonicity", "stretch", Kind::Float),
-        key("strike_position", "strike-pos", Kind::Float),
-        key("pickup_position", "pickup-pos", Kind::Float),
-        key("right_pickup_position", "pickup-right", Kind::Float),
-        key("stereo_width", "width", Kind::Float),
-        key("pan_by_key", "pan-by-key", Kind::Float),
-        key("modes", "modes", Kind::Int),
-        key("object_mass_kg", "object-mass", Kind::Log10),
-        key("release_damping", "release", Kind::Float),
-        key("polyphony", "polyphony", Kind::Int),
-        key("output_gain_db", "gain", Kind::Float),
-        key("mode", "mode", Kind::Enum(ids::<ModeChoice>())),
-        key("drop_height_m", "height", Kind::Float),
-        key("gravity_m_per_s2", "gravity", Kind::Float),
-        key("gravity_in_contact", "gravity-in-contact", Kind::Bool),
-        key("capture_velocity_m_per_s", "capture", Kind::Float),
-        key("irregularity", "irregularity", Kind::Float),
-        key("ball_radius_m", "ball-radius", Kind::Float),
-        key("roughness_m", "roughness", Kind::Log10),
-        key("roughness_slope", "roughness-slope", Kind::Float),
-        key("out_of_round", "out-of-round", Kind::Float),
-        key("roll_speed_m_per_s", "roll-speed", Kind::Float),
-        key(
-            "roll_speed_source",
-            "roll-source",
-            Kind::Enum(ids::<SpeedSourceChoice>()),
-        ),
-        key("lift_at_release", "roll-lift", Kind::Bool),
-        key(
-            "drop_body",
-            "drop-body",
-            Kind::Enum(ids::<DropBodyChoice>()),
-        ),
-        key("drop_body_scale", "drop-scale", Kind::Float),
-        key("drop_spin_rad_per_s", "drop-spin", Kind::Float),
-        key("drop_drift_m_per_s", "drop-drift", Kind::Float),
-        key("drop_friction", "drop-friction", Kind::Float),
-        key("drop_lift_at_release", "drop-lift", Kind::Bool),
-        key("pressure_press_weights", "press-depth", Kind::Float),
-        key("pitch_bend_range_semitones", "bend-range", Kind::Float),
-        key("mpe", "mpe", Kind::Bool),
-        key(
-            "mpe_pitch_bend_range_semitones",
-            "mpe-bend-range",
-            Kind::Float,
-        ),
-    ]
+/// Every parameter's preset key (see [`UrtoParams::preset_keys`]).
+fn keys() -> Vec<PresetKey> {
+    UrtoParams::preset_keys()
 }
 
 /// A preset file as stored.
@@ -459,15 +334,15 @@ fn keep_the_sound_of_0_2(state: &mut PluginState) {
     let defaults = UrtoParams::default();
     let v_min = plain(
         "v-min",
-        f64::from(defaults.v_min_m_per_s.default_plain_value()),
+        f64::from(defaults.output.v_min_m_per_s.default_plain_value()),
     );
     let v_max = plain(
         "v-max",
-        f64::from(defaults.v_max_m_per_s.default_plain_value()),
+        f64::from(defaults.output.v_max_m_per_s.default_plain_value()),
     );
     let pickup = plain(
         "pickup-pos",
-        f64::from(defaults.pickup_position.default_plain_value()),
+        f64::from(defaults.object.pickup_position.default_plain_value()),
     );
     let range_db = (20.0 * (v_max / v_min).log10()).clamp(0.0, 60.0);
     let range_db = if range_db.is_finite() { range_db } else { 0.0 };

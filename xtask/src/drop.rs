@@ -99,7 +99,7 @@ pub fn drop_patch(
     patch.object_size_m = size_m;
     patch.object_mass_kg = 3.0;
     patch.physical_tuning = true;
-    patch.bounce.height_m = height_m;
+    patch.fall.height_m = height_m;
     patch.level = Level::Physical;
     Ok(patch.resolved())
 }

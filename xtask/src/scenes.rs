@@ -77,7 +77,7 @@ fn scenes() -> Vec<Scene> {
         object(ObjectKind::Plank, 140.0, 0.25, 48),
         0.5,
     );
-    ping_pong.patch.bounce.height_m = 0.3;
+    ping_pong.patch.fall.height_m = 0.3;
     ping_pong.patch.bounce.irregularity = 0.2;
     let mut steel = scene(
         "steel-ball-on-plate",
@@ -87,8 +87,8 @@ fn scenes() -> Vec<Scene> {
         object(ObjectKind::CircularPlate, 320.0, 3.0, 96),
         0.4,
     );
-    steel.patch.bounce.height_m = 0.08;
-    steel.patch.bounce.gravity.capture_m_per_s = 0.01;
+    steel.patch.fall.height_m = 0.08;
+    steel.patch.fall.gravity.capture_m_per_s = 0.01;
     let mut rubber = scene(
         "rubber-ball",
         PlayMode::Bounce,
@@ -97,7 +97,7 @@ fn scenes() -> Vec<Scene> {
         object(ObjectKind::Plank, 95.0, 0.3, 48),
         1.0,
     );
-    rubber.patch.bounce.height_m = 0.6;
+    rubber.patch.fall.height_m = 0.6;
     let mut marble = scene(
         "marble-rolling-on-wood",
         PlayMode::Roll,
@@ -309,8 +309,8 @@ fn bounce_heights(s: &Scene) -> Vec<(f64, f64)> {
     let mut bank = object_bank(&s.patch);
     let setup = s.patch.contact;
     let mut ball = Hammer::new(s.patch.hammer_mass_kg, setup);
-    ball.set_gravity(s.patch.bounce.gravity);
-    ball.strike(&bank, 0.0, s.patch.bounce.height_m, s.patch.hammer_mass_kg);
+    ball.set_gravity(s.patch.fall.gravity);
+    ball.strike(&bank, 0.0, s.patch.fall.height_m, s.patch.hammer_mass_kg);
     let mut points = vec![];
     for n in 0..(s.seconds * FS) as usize {
         ball.process_sample(&setup, &mut bank, 1.0 / FS);
@@ -332,7 +332,7 @@ fn rolling_force(s: &Scene) -> Vec<(f64, f64)> {
         method: Method::Am1,
         ..s.patch.contact
     };
-    let g = s.patch.bounce.gravity.accel_m_per_s2;
+    let g = s.patch.fall.gravity.accel_m_per_s2;
     let mut ball = Hammer::new(s.patch.hammer_mass_kg, setup);
     ball.set_gravity(Gravity {
         accel_m_per_s2: g,

@@ -196,7 +196,7 @@ pub fn soak(clap: &Path, minutes: f64, seed: u64) -> Result<SoakReport> {
     let controllers = Controllers::default();
     let mut patch = params.patch(&controllers);
     let mut engine = Engine::new(SAMPLE_RATE_HZ);
-    engine.set_polyphony(params.polyphony.value().max(1) as usize);
+    engine.set_polyphony(params.output.polyphony.value().max(1) as usize);
     let mut twin = [vec![0.0f32; MAX_BLOCK], vec![0.0f32; MAX_BLOCK]];
     let mut next = 0;
     let mut report = SoakReport {

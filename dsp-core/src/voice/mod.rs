@@ -10,7 +10,7 @@ use scene::{NoteStart, Scenes};
 pub use crate::contact::{MAX_ALPHA, MAX_MU_S_PER_M, MAX_STIFFNESS, MIN_ALPHA, MIN_STIFFNESS};
 pub use engine::Engine;
 pub use patch::{
-    Bounce, DropSettings, Level, Patch, PlayMode, Roll, Stereo, Tuning, VelocityCurve,
+    Bounce, DropSettings, Fall, Level, Patch, PlayMode, Roll, Stereo, Tuning, VelocityCurve,
 };
 pub use scene::{
     drop_scene, DropImpact, DropTrace, MicroImpact, Pose, DROP_TRACE_IMPACTS, DROP_TRACE_POINTS,
@@ -147,7 +147,7 @@ impl Voice {
     /// The press on the ball its pressure asks for, m/s² (none where the mode does not press).
     fn press_target(&self, patch: &Patch) -> f64 {
         if self.scenes.mode().presses() {
-            patch.bounce.gravity.accel_m_per_s2.max(0.0)
+            patch.fall.gravity.accel_m_per_s2.max(0.0)
                 * patch.press_depth.clamp(0.0, 100.0)
                 * self.expression.pressure
         } else {

@@ -89,26 +89,32 @@ impl PlayMode {
     }
 }
 
+/// How bodies fall onto the object: the height a bouncing ball or a dropped body is let go from,
+/// and gravity (which also presses a rolling ball and a body lying on the object), read by every
+/// scene that lets something fall or rest.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fall {
+    /// Height above the object at note-on, m; a bounce's velocity throws the ball down from it.
+    pub height_m: f64,
+    /// Gravity, suspended or on during contact, and the capture velocity.
+    pub gravity: Gravity,
+}
+
+impl Fall {
+    /// The square of the speed (m²/s²) a body let fall from the height reaches the object with:
+    /// 2·g·h.
+    pub fn fall_speed_sq(&self) -> f64 {
+        2.0 * self.gravity.accel_m_per_s2.max(0.0) * self.height_m.max(0.0)
+    }
+}
+
 /// The bouncing ball.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bounce {
-    /// Height of the ball above the object at note-on, m; the note's velocity throws it down.
-    pub height_m: f64,
-    /// Gravity (also pressing the rolling ball), suspended or on during contact, and the
-    /// capture velocity.
-    pub gravity: Gravity,
     /// Out-of-roundness of the ball, 0…1: each contact's stiffness is k·√(1 + irregularity·ξ),
     /// ξ uniform in [−1, 1] (Hertz: k ∝ √R, the local radius where the ball lands), so no two
     /// drops are alike; seeded per note, so renders repeat.
     pub irregularity: f64,
-}
-
-impl Bounce {
-    /// The square of the speed (m²/s²) a ball let fall from the drop height reaches the object
-    /// with: 2·g·h.
-    pub fn fall_speed_sq(&self) -> f64 {
-        2.0 * self.gravity.accel_m_per_s2.max(0.0) * self.height_m.max(0.0)
-    }
 }
 
 /// The rolling ball.
@@ -195,10 +201,12 @@ pub struct Patch {
     /// Linear output gain on top of the level (applied live).
     pub gain: f64,
     pub mode: PlayMode,
+    /// The height bodies fall from and gravity (bounce, roll, drop).
+    pub fall: Fall,
     pub bounce: Bounce,
     pub roll: Roll,
     /// The dropped body (drop mode): its kind and size (its material is the striker's), spin,
-    /// drift and friction; it falls from the bounce's height under the bounce's gravity.
+    /// drift and friction; it falls from the fall's height under its gravity.
     pub drop: DropSettings,
     /// The force a note's full pressure presses its ball with, in its weights: the ball is
     /// pulled towards the object by g × press_depth × pressure on top of gravity.
@@ -252,15 +260,15 @@ impl Default for Patch {
             release_fraction: 0.0,
             gain: 1.0,
             mode: PlayMode::Strike,
-            bounce: Bounce {
+            fall: Fall {
                 height_m: 0.3,
                 gravity: Gravity {
                     accel_m_per_s2: 9.81,
                     in_contact: false,
                     capture_m_per_s: 0.02,
                 },
-                irregularity: 0.0,
             },
+            bounce: Bounce { irregularity: 0.0 },
             roll: Roll {
                 settings: RollSettings::marble(),
                 speed_m_per_s: 0.5,

@@ -328,12 +328,12 @@ impl Prepared {
         };
         let fs = self.sample_rate_hz;
         if level == LevelReference::Drops {
-            let height_m = patch.bounce.height_m.max(0.0);
+            let height_m = patch.fall.height_m.max(0.0);
             let strike = Strike {
                 drop_height_m: height_m,
                 ..strike
             };
-            let g = patch.bounce.gravity.accel_m_per_s2.max(0.1);
+            let g = patch.fall.gravity.accel_m_per_s2.max(0.1);
             let seconds = (2.0 * height_m / g).sqrt() + REFERENCE_DROP_AFTER_FALL_S;
             let samples = (seconds * fs).ceil() as usize;
             let mut log_sum = 0.0;

@@ -114,7 +114,7 @@ fn patch_in(mode: PlayMode) -> Patch {
     patch.object.num_modes = 16;
     patch.object.t60_s = 0.3;
     patch.hammer_mass_kg = 0.005;
-    patch.bounce.height_m = 0.05;
+    patch.fall.height_m = 0.05;
     patch.bounce.irregularity = 0.3;
     patch
 }
@@ -426,7 +426,7 @@ fn pressure_presses_the_rolling_ball_with_its_share_of_the_depth() {
         }
         sum / samples as f64
     };
-    let weight_n = patch.hammer_mass_kg * patch.bounce.gravity.accel_m_per_s2;
+    let weight_n = patch.hammer_mass_kg * patch.fall.gravity.accel_m_per_s2;
     mean_force_n(&mut e, 4800);
     let unpressed = mean_force_n(&mut e, 9600);
     e.express(&patch, NoteTarget::key(60), Change::Pressure(0.5));
@@ -445,8 +445,8 @@ fn pressure_presses_the_rolling_ball_with_its_share_of_the_depth() {
 #[test]
 fn pressure_on_a_resting_ball_moves_the_object() {
     let mut patch = patch_in(PlayMode::Bounce);
-    patch.bounce.height_m = 0.0;
-    patch.bounce.gravity.capture_m_per_s = 10.0;
+    patch.fall.height_m = 0.0;
+    patch.fall.gravity.capture_m_per_s = 10.0;
     let run = |pressure: f64| {
         let mut e = Engine::new(48_000.0);
         e.note_on(&patch, 60, 0.01);
@@ -464,7 +464,7 @@ fn pressure_on_a_resting_ball_moves_the_object() {
         .zip(&pressed)
         .fold(0.0f32, |m, (a, b)| m.max((a - b).abs()));
     assert!(thump > 1e-3 * peak(&resting), "thump {thump}");
-    let expected_n = patch.hammer_mass_kg * patch.bounce.gravity.accel_m_per_s2 * patch.press_depth;
+    let expected_n = patch.hammer_mass_kg * patch.fall.gravity.accel_m_per_s2 * patch.press_depth;
     assert_eq!(none_n, 0.0);
     assert!((held_n / expected_n - 1.0).abs() < 1e-9, "{held_n} N");
 }
@@ -531,8 +531,8 @@ fn a_choke_after_a_deep_retune_down_stays_passive() {
         shape: 0.1,
     };
     patch.mode = PlayMode::Bounce;
-    patch.bounce.height_m = 0.0385;
-    patch.bounce.gravity = Gravity {
+    patch.fall.height_m = 0.0385;
+    patch.fall.gravity = Gravity {
         accel_m_per_s2: 1.0,
         in_contact: false,
         capture_m_per_s: 0.0,
@@ -589,8 +589,8 @@ fn a_ball_sinking_into_a_soft_contact_is_not_taken_for_a_runaway() {
     patch.velocity.min_m_per_s = 0.0017;
     patch.velocity.max_m_per_s = 1.0;
     patch.mode = PlayMode::Bounce;
-    patch.bounce.height_m = 0.0;
-    patch.bounce.gravity = Gravity {
+    patch.fall.height_m = 0.0;
+    patch.fall.gravity = Gravity {
         accel_m_per_s2: 10.4,
         in_contact: false,
         capture_m_per_s: 0.0,

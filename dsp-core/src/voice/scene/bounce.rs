@@ -12,19 +12,19 @@ pub(in crate::voice) struct BounceScene;
 /// its impact speed adds the fall's, √(v² + 2·g·h).
 pub(super) fn level_reference(patch: &Patch, hardest_m_per_s: f64) -> LevelReference {
     LevelReference::Ladder {
-        hardest_m_per_s: (hardest_m_per_s * hardest_m_per_s + patch.bounce.fall_speed_sq()).sqrt(),
+        hardest_m_per_s: (hardest_m_per_s * hardest_m_per_s + patch.fall.fall_speed_sq()).sqrt(),
     }
 }
 
 /// A bounce meeting the object at `impact_m_per_s`: thrown down from the drop height, or let
 /// fall from lower for an impact slower than the fall from there gives (h = v²/2g).
 pub(super) fn strike(patch: &Patch, impact_m_per_s: f64, gain: f64) -> Strike {
-    let throw_sq = impact_m_per_s * impact_m_per_s - patch.bounce.fall_speed_sq();
-    let g = patch.bounce.gravity.accel_m_per_s2.max(0.0);
+    let throw_sq = impact_m_per_s * impact_m_per_s - patch.fall.fall_speed_sq();
+    let g = patch.fall.gravity.accel_m_per_s2.max(0.0);
     Strike {
         v_in_m_per_s: throw_sq.max(0.0).sqrt(),
         drop_height_m: if throw_sq >= 0.0 || g == 0.0 {
-            patch.bounce.height_m.max(0.0)
+            patch.fall.height_m.max(0.0)
         } else {
             0.5 * impact_m_per_s * impact_m_per_s / g
         },
@@ -37,7 +37,7 @@ impl Scene for BounceScene {
     fn start(&mut self, bodies: &mut Bodies, note: &NoteStart<'_>) {
         let patch = note.patch;
         let hammer = &mut bodies.hammer;
-        hammer.set_gravity(patch.bounce.gravity);
+        hammer.set_gravity(patch.fall.gravity);
         hammer.set_irregularity(patch.bounce.irregularity, note.seed);
         let height_m = note.strike.drop_height_m;
         hammer.strike(

@@ -33,12 +33,12 @@ impl Scene for RollScene {
         hammer.set_gravity(Gravity {
             in_contact: true,
             capture_m_per_s: 0.0,
-            ..patch.bounce.gravity
+            ..patch.fall.gravity
         });
         hammer.set_irregularity(0.0, note.seed);
         // Laid on gently: the object starts deflected under the ball's weight and press.
-        let weight_n = patch.hammer_mass_kg
-            * (patch.bounce.gravity.accel_m_per_s2.max(0.0) + bodies.press.now);
+        let weight_n =
+            patch.hammer_mass_kg * (patch.fall.gravity.accel_m_per_s2.max(0.0) + bodies.press.now);
         bodies.bank.preload(weight_n);
         hammer.place(&bodies.bank, &patch.contact, patch.hammer_mass_kg);
         bodies.input_energy_j = f64::INFINITY;

@@ -68,7 +68,7 @@ const TRACK_SMOOTHING_S: f64 = 0.005;
 const FLOOR_ROUGHNESS_M: f64 = 2e-6;
 
 /// The macro scene of a drop note of the (resolved) `patch`: its body, of the striker's
-/// material, let fall from `height_m` and thrown down at `throw_m_per_s` under the bounce's
+/// material, let fall from `height_m` and thrown down at `throw_m_per_s` under the fall's
 /// gravity, its pose and spin drawn from `seed`; PLUS's real-time settings with the pair's
 /// restitution (the lower of the two materials').
 pub fn drop_scene(patch: &Patch, height_m: f64, throw_m_per_s: f64, seed: u64) -> DropScene {
@@ -86,7 +86,7 @@ pub fn drop_scene(patch: &Patch, height_m: f64, throw_m_per_s: f64, seed: u64) -
         mu: settings.mu,
     };
     let mut scene = DropScene::dropped(&drop, Settings::real_time(e_min), seed);
-    let g = patch.bounce.gravity.accel_m_per_s2.max(0.0);
+    let g = patch.fall.gravity.accel_m_per_s2.max(0.0);
     scene.gravity_m_per_s2 = glam::DVec3::new(0.0, 0.0, -g);
     scene
 }
@@ -222,7 +222,7 @@ impl DropPlay {
         dt_s: f64,
     ) {
         self.restitution = pair_restitution(patch.striker.material, patch.object_material);
-        self.gravity_m_per_s2 = patch.bounce.gravity.accel_m_per_s2.max(0.0);
+        self.gravity_m_per_s2 = patch.fall.gravity.accel_m_per_s2.max(0.0);
         self.scene = drop_scene(patch, height_m, throw_m_per_s, seed);
         self.floor = *floor;
         self.struck_at = f64::NAN;
@@ -648,7 +648,7 @@ impl DropPlay {
 pub(super) fn strike(patch: &Patch, level_db: f64, gain: f64) -> Strike {
     Strike {
         v_in_m_per_s: 0.0,
-        drop_height_m: patch.bounce.height_m.max(0.0),
+        drop_height_m: patch.fall.height_m.max(0.0),
         gain: gain * 10f64.powf(level_db / 20.0),
         pan: 0.0,
     }

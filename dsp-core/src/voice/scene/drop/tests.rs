@@ -26,7 +26,7 @@ pub(crate) fn drop_patch(body: DropBody, material: &str, height_m: f64) -> Patch
     patch.tuning.key_tracking = false;
     patch.tuning.fixed_f0_hz = 180.0;
     patch.level = Level::Physical;
-    patch.bounce.height_m = height_m;
+    patch.fall.height_m = height_m;
     patch.resolved()
 }
 

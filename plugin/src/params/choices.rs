@@ -1,0 +1,292 @@
+//! The parameters' choices (object, striker, material, law, mode, body, level, speed source, integrator) with their stable variant ids, and what each means to the engine.
+
+use nice_plug::prelude::*;
+use urto_dsp::body::StrikerKind;
+use urto_dsp::integrate::Method;
+use urto_dsp::material::{Material, MATERIALS};
+use urto_dsp::resonator::ObjectKind;
+use urto_dsp::rigid::drop::DropBody;
+use urto_dsp::voice::PlayMode;
+
+/// The struck object, as the host lists it. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObjectChoice {
+    #[id = "marimba"]
+    #[name = "Marimba bar"]
+    Marimba,
+    #[id = "bar"]
+    #[name = "Free bar"]
+    Bar,
+    #[id = "circular-plate"]
+    #[name = "Circular plate"]
+    CircularPlate,
+    #[id = "rectangular-plate"]
+    #[name = "Rectangular plate"]
+    RectangularPlate,
+    #[id = "membrane"]
+    #[name = "Membrane"]
+    Membrane,
+    #[id = "bell"]
+    #[name = "Bell"]
+    Bell,
+    #[id = "glass"]
+    #[name = "Glass"]
+    Glass,
+    #[id = "plank"]
+    #[name = "Wooden plank"]
+    Plank,
+    #[id = "string"]
+    #[name = "String"]
+    String,
+}
+
+impl ObjectChoice {
+    pub(super) fn kind(self) -> ObjectKind {
+        match self {
+            ObjectChoice::Marimba => ObjectKind::MarimbaBar,
+            ObjectChoice::Bar => ObjectKind::FreeBar,
+            ObjectChoice::CircularPlate => ObjectKind::CircularPlate,
+            ObjectChoice::RectangularPlate => ObjectKind::RectangularPlate,
+            ObjectChoice::Membrane => ObjectKind::Membrane,
+            ObjectChoice::Bell => ObjectKind::Bell,
+            ObjectChoice::Glass => ObjectKind::Glass,
+            ObjectChoice::Plank => ObjectKind::Plank,
+            ObjectChoice::String => ObjectKind::String,
+        }
+    }
+}
+
+/// What strikes the object. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StrikerChoice {
+    #[id = "point-mass"]
+    #[name = "Point mass"]
+    PointMass,
+    #[id = "ball"]
+    #[name = "Ball"]
+    Ball,
+    #[id = "mallet"]
+    #[name = "Mallet"]
+    Mallet,
+    #[id = "rod"]
+    #[name = "Rod or spoon end"]
+    Rod,
+    #[id = "coin"]
+    #[name = "Coin edge"]
+    Coin,
+}
+
+impl StrikerChoice {
+    pub(super) fn kind(self) -> StrikerKind {
+        match self {
+            StrikerChoice::PointMass => StrikerKind::PointMass,
+            StrikerChoice::Ball => StrikerKind::Ball,
+            StrikerChoice::Mallet => StrikerKind::Mallet,
+            StrikerChoice::Rod => StrikerKind::Rod,
+            StrikerChoice::Coin => StrikerKind::Coin,
+        }
+    }
+}
+
+/// A material of [`MATERIALS`], in its order. Variant IDs are the table's stable ids.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MaterialChoice {
+    #[id = "steel"]
+    #[name = "Steel"]
+    Steel,
+    #[id = "brass"]
+    #[name = "Brass"]
+    Brass,
+    #[id = "aluminium"]
+    #[name = "Aluminium"]
+    Aluminium,
+    #[id = "bronze"]
+    #[name = "Bronze"]
+    Bronze,
+    #[id = "copper"]
+    #[name = "Copper"]
+    Copper,
+    #[id = "glass"]
+    #[name = "Glass"]
+    Glass,
+    #[id = "ceramic"]
+    #[name = "Ceramic"]
+    Ceramic,
+    #[id = "granite"]
+    #[name = "Granite"]
+    Granite,
+    #[id = "oak"]
+    #[name = "Oak"]
+    Oak,
+    #[id = "maple"]
+    #[name = "Maple"]
+    Maple,
+    #[id = "pine"]
+    #[name = "Pine"]
+    Pine,
+    #[id = "abs"]
+    #[name = "ABS plastic"]
+    Abs,
+    #[id = "acrylic"]
+    #[name = "Acrylic"]
+    Acrylic,
+    #[id = "hard-rubber"]
+    #[name = "Hard rubber"]
+    HardRubber,
+    #[id = "soft-rubber"]
+    #[name = "Soft rubber"]
+    SoftRubber,
+}
+
+impl MaterialChoice {
+    pub(super) fn material(self) -> &'static Material {
+        // The variants are the table's rows in order (checked in the tests).
+        &MATERIALS[(self as usize).min(MATERIALS.len() - 1)]
+    }
+}
+
+/// The contact law. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LawChoice {
+    #[id = "hunt-crossley"]
+    #[name = "Hunt–Crossley"]
+    HuntCrossley,
+    #[id = "hertz-damper"]
+    #[name = "Hertz + linear damper"]
+    HertzDamper,
+}
+
+/// Where the contact's damping comes from. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DampingFromChoice {
+    #[id = "dissipation"]
+    #[name = "Dissipation (μ or c)"]
+    Dissipation,
+    #[id = "restitution"]
+    #[name = "Target restitution e"]
+    Restitution,
+}
+
+/// What a note does. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModeChoice {
+    #[id = "strike"]
+    #[name = "Single strike"]
+    Strike,
+    #[id = "bounce"]
+    #[name = "Bounce"]
+    Bounce,
+    #[id = "roll"]
+    #[name = "Roll"]
+    Roll,
+    #[id = "drop"]
+    #[name = "Drop"]
+    Drop,
+}
+
+impl ModeChoice {
+    pub(super) fn mode(self) -> PlayMode {
+        match self {
+            ModeChoice::Strike => PlayMode::Strike,
+            ModeChoice::Bounce => PlayMode::Bounce,
+            ModeChoice::Roll => PlayMode::Roll,
+            ModeChoice::Drop => PlayMode::Drop,
+        }
+    }
+}
+
+/// The body a drop note drops. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DropBodyChoice {
+    #[id = "die"]
+    #[name = "Die"]
+    Die,
+    #[id = "coin"]
+    #[name = "Coin"]
+    Coin,
+    #[id = "rod"]
+    #[name = "Rod or pencil"]
+    Rod,
+    #[id = "spoon"]
+    #[name = "Spoon or fork"]
+    Spoon,
+    #[id = "brick"]
+    #[name = "Brick"]
+    Brick,
+    #[id = "ring"]
+    #[name = "Ring"]
+    Ring,
+    #[id = "sphere"]
+    #[name = "Ball"]
+    Sphere,
+}
+
+impl DropBodyChoice {
+    pub(super) fn body(self) -> DropBody {
+        match self {
+            DropBodyChoice::Die => DropBody::Die,
+            DropBodyChoice::Coin => DropBody::Coin,
+            DropBodyChoice::Rod => DropBody::Rod,
+            DropBodyChoice::Spoon => DropBody::Spoon,
+            DropBodyChoice::Brick => DropBody::Brick,
+            DropBodyChoice::Ring => DropBody::Ring,
+            DropBodyChoice::Sphere => DropBody::Sphere,
+        }
+    }
+}
+
+/// How loud a note is. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LevelChoice {
+    #[id = "calibrated"]
+    #[name = "Calibrated"]
+    Calibrated,
+    #[id = "physical"]
+    #[name = "Physical (pickup velocity)"]
+    Physical,
+}
+
+/// What sets the rolling speed (a fraction of "Roll speed"). Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpeedSourceChoice {
+    #[id = "fixed"]
+    #[name = "Fixed"]
+    Fixed,
+    #[id = "mod-wheel"]
+    #[name = "Mod wheel (CC 1)"]
+    ModWheel,
+    #[id = "pressure"]
+    #[name = "Channel pressure"]
+    Pressure,
+    #[id = "expression"]
+    #[name = "Expression (CC 11)"]
+    Expression,
+}
+
+/// The hammer's integrator (Papetti et al., Section III-A). Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntegratorChoice {
+    #[id = "am1"]
+    #[name = "AM1 (trapezoid, energy-consistent)"]
+    Am1,
+    #[id = "verlet"]
+    #[name = "Verlet"]
+    Verlet,
+    #[id = "heun"]
+    #[name = "Heun"]
+    Heun,
+    #[id = "rk4"]
+    #[name = "RK4"]
+    Rk4,
+}
+
+impl IntegratorChoice {
+    pub(super) fn method(self) -> Method {
+        match self {
+            IntegratorChoice::Am1 => Method::Am1,
+            IntegratorChoice::Verlet => Method::Verlet,
+            IntegratorChoice::Heun => Method::Heun,
+            IntegratorChoice::Rk4 => Method::Rk4,
+        }
+    }
+}
