@@ -4,12 +4,10 @@ use anyhow::{anyhow, Result};
 use std::path::Path;
 use urto_host_tests::{render, Note};
 
-const SAMPLE_RATE_HZ: u32 = 48_000;
-
 /// Render every demo into `out_dir` and print where everything is.
 pub fn render_all(clap: &Path, out_dir: &Path) -> Result<()> {
     std::fs::create_dir_all(out_dir)?;
-    let fs = u64::from(SAMPLE_RATE_HZ);
+    let fs = crate::media::FS as u64;
     // A rising arpeggio, each strike harder than the last.
     let arpeggio: Vec<Note> = [48u8, 52, 55, 60, 64, 67, 72, 76, 79, 84]
         .iter()
@@ -34,27 +32,18 @@ pub fn render_all(clap: &Path, out_dir: &Path) -> Result<()> {
         ("velocity-ramp", &velocity_ramp, 6),
     ] {
         let frames = (fs * seconds) as usize;
-        let audio = render(clap, f64::from(SAMPLE_RATE_HZ), 512, notes, frames)
+        let audio = render(clap, crate::media::FS, 512, notes, frames)
             .map_err(|e| anyhow!("rendering {name}: {e}"))?;
         let path = out_dir.join(format!("{name}.wav"));
-        let spec = hound::WavSpec {
-            channels: 1,
-            sample_rate: SAMPLE_RATE_HZ,
-            bits_per_sample: 32,
-            sample_format: hound::SampleFormat::Float,
-        };
-        let mut writer = hound::WavWriter::create(&path, spec)?;
-        for sample in &audio {
-            writer.write_sample(*sample)?;
-        }
-        writer.finalize()?;
+        crate::media::write_wav(&path, &audio)?;
         let peak = audio.iter().fold(0.0f32, |m, x| m.max(x.abs()));
         written.push(format!(
             "  {} ({seconds} s, peak {peak:.3})",
             path.display()
         ));
     }
-    let scenes = crate::scenes::render_all(out_dir)?;
+    let mut scenes = crate::scenes::render_all(out_dir)?;
+    scenes.extend(crate::drop::render_demos(out_dir)?);
     println!("Bundles:\n  target/bundled/Urto.clap\n  target/bundled/Urto.vst3");
     println!(
         "Demo renders (48 kHz, through the CLAP):\n{}",

@@ -1,5 +1,6 @@
 //! `cargo xtask drop`: a die, coin, rod, spoon, brick, ring or sphere falls on the floor — its contacts, rest time and final pose as JSON, its sound as a WAV.
 
+use crate::media::{self, FS};
 use anyhow::{anyhow, bail, Result};
 use clap::Parser;
 use glam::DMat3;
@@ -50,8 +51,6 @@ pub struct DropArgs {
 
 /// Slides and rolls closer than this are reported as one stretch.
 const STRETCH_S: f64 = 0.005;
-/// Sample rate of `--wav`, Hz.
-const FS: f64 = 48_000.0;
 
 /// The floor: its object, material and size (m).
 fn floor(kind: &str) -> Result<(ObjectKind, &'static str, f64)> {
@@ -163,7 +162,7 @@ pub fn drop(args: &DropArgs) -> Result<()> {
     }
     if let Some(path) = &args.wav {
         let audio = render(&patch, args.seed, args.seconds.min(scene.time_s + 2.0));
-        crate::scenes::write_normalised_wav(path, &audio)?;
+        media::write_normalised_wav(path, &audio)?;
         eprintln!("wrote {}", path.display());
     }
     let rotation = DMat3::from_quat(scene.body.orientation)
@@ -279,9 +278,9 @@ pub fn render_demos(out_dir: &Path) -> Result<Vec<String>> {
             }
         }
         let wav = out_dir.join(format!("{name}.wav"));
-        crate::scenes::write_normalised_wav(&wav, &audio)?;
+        media::write_normalised_wav(&wav, &audio)?;
         let png = out_dir.join(format!("{name}-height.png"));
-        crate::scenes::plot_with_marks(
+        media::plot_with_marks(
             &png,
             title,
             "time (s)",
@@ -290,7 +289,7 @@ pub fn render_demos(out_dir: &Path) -> Result<Vec<String>> {
             &impacts,
         )?;
         let spectrogram = out_dir.join(format!("{name}-spectrogram.png"));
-        crate::scenes::spectrogram(&spectrogram, title, &audio, &[])?;
+        media::spectrogram(&spectrogram, title, &audio, &[])?;
         for path in [wav, png, spectrogram] {
             written.push(format!("  {}", path.display()));
         }

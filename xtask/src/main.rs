@@ -9,6 +9,7 @@ mod bench;
 mod demo;
 mod drop;
 mod factory;
+mod media;
 mod paper;
 mod rigid;
 mod scenes;

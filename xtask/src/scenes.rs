@@ -1,10 +1,9 @@
 //! Bounce, roll and two-body demo scenes: WAVs rendered by dsp-core's voice engine (the plugin's
 //! own DSP), PNG plots of the ball's height and of the rolling contact force, and spectrograms of
-//! strikers with modes of their own on objects, the striker's modes marked; then the drop demos
-//! (`drop.rs`).
+//! strikers with modes of their own on objects, the striker's modes marked.
 
-use anyhow::{anyhow, Result};
-use plotters::prelude::*;
+use crate::media::{self, FS};
+use anyhow::Result;
 use std::path::{Path, PathBuf};
 use urto_dsp::body::{StrikerKind, StrikerSpec, MAX_STRIKER_MODES};
 use urto_dsp::contact::HuntCrossley;
@@ -14,8 +13,6 @@ use urto_dsp::material::{by_id, MATERIALS};
 use urto_dsp::resonator::{object_modes, ModalBank, Mode, ObjectKind, ObjectSpec, MAX_MODES};
 use urto_dsp::roll::{Rolling, Track};
 use urto_dsp::voice::{Engine, Level, Patch, PlayMode};
-
-const FS: f64 = 48_000.0;
 
 /// A named scene: a patch, the note's velocity, how long the note is held and the render length.
 struct Scene {
@@ -232,21 +229,6 @@ fn two_body(
     }
 }
 
-fn write_wav(path: &Path, audio: &[f32]) -> Result<()> {
-    let spec = hound::WavSpec {
-        channels: 1,
-        sample_rate: FS as u32,
-        bits_per_sample: 32,
-        sample_format: hound::SampleFormat::Float,
-    };
-    let mut writer = hound::WavWriter::create(path, spec)?;
-    for sample in audio {
-        writer.write_sample(*sample)?;
-    }
-    writer.finalize()?;
-    Ok(())
-}
-
 /// Render `s` through the voice engine: the note held `hold_s`, mono.
 fn render(s: &Scene) -> Vec<f32> {
     let mut engine = Engine::new(FS);
@@ -262,28 +244,12 @@ fn render(s: &Scene) -> Vec<f32> {
     audio
 }
 
-/// Write `audio` normalised to −1 dBFS peak; refuses silence or non-finite audio. Returns the
-/// gain applied.
-pub fn write_normalised_wav(path: &Path, audio: &[f32]) -> Result<f32> {
-    let peak = audio.iter().fold(0.0f32, |m, x| m.max(x.abs()));
-    if !(peak > 0.0 && peak.is_finite()) {
-        return Err(anyhow!(
-            "{} would hold silence or non-finite audio",
-            path.display()
-        ));
-    }
-    let gain = 0.89 / peak;
-    let normalised: Vec<f32> = audio.iter().map(|x| x * gain).collect();
-    write_wav(path, &normalised)?;
-    Ok(gain)
-}
-
 /// Render every scene through the voice engine, normalised to −1 dBFS peak.
 fn render_scenes(out_dir: &Path) -> Result<Vec<String>> {
     let mut written = vec![];
     for s in scenes() {
         let path = out_dir.join(format!("{}.wav", s.name));
-        let gain = write_normalised_wav(&path, &render(&s))?;
+        let gain = media::write_normalised_wav(&path, &render(&s))?;
         written.push(format!(
             "  {} ({} s, {:?}, normalised by {:.1} dB)",
             path.display(),
@@ -362,64 +328,9 @@ fn rolling_force(s: &Scene) -> Vec<(f64, f64)> {
     points
 }
 
-fn plot(
-    path: &Path,
-    title: &str,
-    x_label: &str,
-    y_label: &str,
-    points: &[(f64, f64)],
-) -> Result<()> {
-    plot_with_marks(path, title, x_label, y_label, points, &[])
-}
-
-/// [`plot`] with a red vertical line at each of `marks_x`.
-pub fn plot_with_marks(
-    path: &Path,
-    title: &str,
-    x_label: &str,
-    y_label: &str,
-    points: &[(f64, f64)],
-    marks_x: &[f64],
-) -> Result<()> {
-    let (x_max, y_min, y_max) = points
-        .iter()
-        .fold((f64::MIN, f64::MAX, f64::MIN), |(x, lo, hi), &(px, py)| {
-            (x.max(px), lo.min(py), hi.max(py))
-        });
-    let pad = 0.05 * (y_max - y_min).max(1e-12);
-    let root = BitMapBackend::new(path, (1000, 500)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 24))
-        .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(72)
-        .build_cartesian_2d(0.0..x_max, (y_min - pad)..(y_max + pad))?;
-    chart
-        .configure_mesh()
-        .x_desc(x_label)
-        .y_desc(y_label)
-        .label_style(("sans-serif", 16))
-        .draw()?;
-    let (lo, hi) = (y_min - pad, y_max + pad);
-    chart.draw_series(
-        marks_x
-            .iter()
-            .map(|&x| PathElement::new([(x, lo), (x, hi)], RED.mix(0.5))),
-    )?;
-    chart.draw_series(LineSeries::new(points.iter().copied(), &BLUE))?;
-    root.present()?;
-    Ok(())
-}
-
 /// Render the scenes and their plots into `out_dir`; returns the lines to print.
 pub fn render_all(out_dir: &Path) -> Result<Vec<String>> {
-    plotters::style::register_font(
-        "sans-serif",
-        FontStyle::Normal,
-        epaint_default_fonts::UBUNTU_LIGHT,
-    )
-    .map_err(|_| anyhow!("the plot font would not load"))?;
+    media::register_font()?;
     let mut written = render_scenes(out_dir)?;
     let all = scenes();
     let plots: [(PathBuf, &str, &str, &str, Vec<(f64, f64)>); 2] = [
@@ -439,7 +350,7 @@ pub fn render_all(out_dir: &Path) -> Result<Vec<String>> {
         ),
     ];
     for (path, title, x, y, points) in &plots {
-        plot(path, title, x, y, points)?;
+        media::plot(path, title, x, y, points)?;
         written.push(format!("  {}", path.display()));
     }
     for (scene, title) in two_body_scenes() {
@@ -450,97 +361,8 @@ pub fn render_all(out_dir: &Path) -> Result<Vec<String>> {
             .striker
             .body(scene.patch.hammer_mass_kg, &mut modes);
         let marks: Vec<f64> = modes[..body.num_modes].iter().map(|m| m.freq_hz).collect();
-        spectrogram(&path, title, &render(&scene), &marks)?;
+        media::spectrogram(&path, title, &render(&scene), &marks)?;
         written.push(format!("  {}", path.display()));
     }
-    written.extend(crate::drop::render_demos(out_dir)?);
     Ok(written)
-}
-
-/// Frame length and hop of the spectrograms, samples.
-const FRAME: usize = 2048;
-const HOP: usize = 512;
-/// Highest frequency shown, Hz, and the level range below the loudest cell, dB.
-const SPECTROGRAM_MAX_HZ: f64 = 12_000.0;
-const SPECTROGRAM_RANGE_DB: f64 = 90.0;
-
-/// A spectrogram of `audio` (Hann-windowed frames of [`FRAME`] every [`HOP`] samples) as a PNG:
-/// time across, frequency up to [`SPECTROGRAM_MAX_HZ`], level in dB below the loudest cell; the
-/// striker's mode frequencies `marks_hz` as white dashes at the left edge (those above the plot
-/// are listed in the caption).
-pub fn spectrogram(path: &Path, title: &str, audio: &[f32], marks_hz: &[f64]) -> Result<()> {
-    let fft = rustfft::FftPlanner::<f64>::new().plan_fft_forward(FRAME);
-    let window: Vec<f64> = (0..FRAME)
-        .map(|i| 0.5 - 0.5 * (std::f64::consts::TAU * i as f64 / FRAME as f64).cos())
-        .collect();
-    let bins = ((SPECTROGRAM_MAX_HZ / FS * FRAME as f64) as usize).min(FRAME / 2);
-    let mut frames: Vec<Vec<f64>> = vec![];
-    let mut buffer = vec![rustfft::num_complex::Complex::new(0.0, 0.0); FRAME];
-    for start in (0..audio.len().saturating_sub(FRAME)).step_by(HOP) {
-        for (b, (x, w)) in buffer.iter_mut().zip(audio[start..].iter().zip(&window)) {
-            *b = rustfft::num_complex::Complex::new(f64::from(*x) * w, 0.0);
-        }
-        fft.process(&mut buffer);
-        frames.push(
-            buffer[..bins]
-                .iter()
-                .map(|c| 10.0 * (c.norm_sqr() + 1e-30).log10())
-                .collect(),
-        );
-    }
-    let top = frames.iter().flatten().fold(f64::MIN, |m, &x| m.max(x));
-    let root = BitMapBackend::new(path, (1000, 530)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let (plot_area, caption_area) = root.split_vertically(500);
-    let seconds = audio.len() as f64 / FS;
-    let mut chart = ChartBuilder::on(&plot_area)
-        .caption(title, ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(72)
-        .build_cartesian_2d(0.0..seconds, 0.0..SPECTROGRAM_MAX_HZ)?;
-    chart
-        .configure_mesh()
-        .x_desc("time (s)")
-        .y_desc("frequency (Hz)")
-        .label_style(("sans-serif", 16))
-        .disable_mesh()
-        .draw()?;
-    let (dt, df) = (HOP as f64 / FS, FS / FRAME as f64);
-    chart.draw_series(frames.iter().enumerate().flat_map(|(i, frame)| {
-        frame.iter().enumerate().map(move |(k, &db)| {
-            let level = ((db - top) / SPECTROGRAM_RANGE_DB + 1.0).clamp(0.0, 1.0);
-            let (t, f) = (i as f64 * dt, k as f64 * df);
-            Rectangle::new(
-                [(t, f), (t + dt, f + df)],
-                HSLColor(0.7 * (1.0 - level), 0.9, 0.1 + 0.5 * level).filled(),
-            )
-        })
-    }))?;
-    let dash = 0.04 * seconds;
-    chart.draw_series(
-        marks_hz
-            .iter()
-            .filter(|&&f| f < SPECTROGRAM_MAX_HZ)
-            .map(|&f| PathElement::new([(0.0, f), (dash, f)], WHITE.stroke_width(3))),
-    )?;
-    let above: Vec<String> = marks_hz
-        .iter()
-        .filter(|&&f| f >= SPECTROGRAM_MAX_HZ)
-        .take(3)
-        .map(|f| format!("{:.0} kHz", f / 1000.0))
-        .collect();
-    let caption = if marks_hz.is_empty() {
-        String::new()
-    } else if above.is_empty() {
-        "white dashes: the striker's own modes".to_string()
-    } else {
-        format!(
-            "white dashes: the striker's own modes; above the plot: {} …",
-            above.join(", ")
-        )
-    };
-    caption_area.draw(&Text::new(caption, (90, 6), ("sans-serif", 15)))?;
-    root.present()?;
-    Ok(())
 }
