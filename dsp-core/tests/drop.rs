@@ -1,8 +1,9 @@
 //! Drop mode over many random drops: the macro scene never gains energy and always rests; the engine plays drops of every body on every floor without a non-finite sample and ends every voice.
 
+use urto_dsp::body::DropBody;
 use urto_dsp::material::{self, MATERIALS};
 use urto_dsp::resonator::ObjectKind;
-use urto_dsp::rigid::drop::{Drop, DropBody, DropScene};
+use urto_dsp::rigid::drop::{DropScene, Launch};
 use urto_dsp::rigid::plus::Settings;
 use urto_dsp::voice::{Engine, Level, Patch, PlayMode};
 
@@ -24,9 +25,8 @@ fn a_thousand_random_drops_never_gain_energy_and_rest() {
     for drop_index in 0..1000 {
         let body = DropBody::ALL[rng.usize(..DropBody::ALL.len())];
         let material = &MATERIALS[rng.usize(..MATERIALS.len())];
-        let drop = Drop {
-            body,
-            size_m: body.usual_size_m() * (0.5 + 1.5 * rng.f64()),
+        let drop = Launch {
+            shape: body.shape(body.usual_size_m() * (0.5 + 1.5 * rng.f64())),
             density_kg_per_m3: material.density_kg_per_m3,
             height_m: 0.4 * rng.f64(),
             throw_m_per_s: 0.0,

@@ -9,13 +9,13 @@ mod common;
 
 use common::log_range;
 use proptest::prelude::*;
+use urto_dsp::body::DropBody;
 use urto_dsp::body::{StrikerKind, StrikerSpec};
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::integrate::Method;
 use urto_dsp::interaction::{ContactSetup, Damping, Gravity};
 use urto_dsp::material::{Material, MATERIALS};
 use urto_dsp::resonator::{object_modes, Mode, ObjectKind, ObjectSpec, MAX_MODES};
-use urto_dsp::rigid::drop::DropBody;
 use urto_dsp::roll::RollSettings;
 use urto_dsp::voice::{
     Change, Engine, Level, NoteTarget, Patch, PlayMode, MAX_VOICES, OUTPUT_GAIN_PER_M_PER_S,

@@ -6,9 +6,10 @@ use clap::Parser;
 use glam::DMat3;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
+use urto_dsp::body::DropBody;
 use urto_dsp::material::{self, Material};
 use urto_dsp::resonator::{ObjectKind, ObjectSpec};
-use urto_dsp::rigid::drop::{ContactEvent, ContactKind, DropBody};
+use urto_dsp::rigid::drop::{ContactEvent, ContactKind};
 use urto_dsp::voice::{
     drop_scene, note_seed, DropSettings, Engine, Level, Patch, PlayMode, MACRO_STEP_S,
 };

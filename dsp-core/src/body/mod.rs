@@ -7,7 +7,10 @@
 //! shapes are normalised to the bank's modal mass (∫ρ·φ²dV = M_bank), so its receptance at the
 //! contact point is Σ φᵢ²/(M_bank·(ωᵢ² − ω²)).
 
+mod dropped;
 pub mod sphere;
+
+pub use dropped::DropBody;
 
 use crate::material::{
     effective_modulus_pa, free_bar_fundamental_hz, free_disc_fundamental_hz, hertz_stiffness,

@@ -1,12 +1,11 @@
 //! The patch: the plain settings a block hands to the engine — contact, bodies, level, stereo, and each play mode's own.
 
-use crate::body::{StrikerKind, StrikerSpec};
+use crate::body::{DropBody, StrikerKind, StrikerSpec};
 use crate::contact::HuntCrossley;
 use crate::integrate::Method;
 use crate::interaction::{ContactSetup, Damping, Gravity};
-use crate::material::{effective_modulus_pa, hertz_stiffness, Material, MATERIALS};
+use crate::material::{Material, MATERIALS};
 use crate::resonator::ObjectSpec;
-use crate::rigid::drop::DropBody;
 use crate::roll::RollSettings;
 
 /// How MIDI velocity becomes a strike: a level curve over the velocity that the physics then
@@ -310,32 +309,4 @@ impl DropSettings {
         mu: 0.3,
         lift_on_release: false,
     };
-
-    /// The striker whose modes and contact stand for the body's (see [`StrikerSpec::body`]): a
-    /// die, brick or ball rings like a ball of its volume, a coin like a coin, a rod or spoon
-    /// like a free bar of its length, a ring like a free bar of its circumference.
-    pub fn striker(&self, material: &'static Material) -> StrikerSpec {
-        let shape = self.body.shape(self.size_m);
-        let ball_radius_m = (3.0 * shape.volume_m3() / (4.0 * std::f64::consts::PI)).cbrt();
-        let (kind, size_m) = match self.body {
-            DropBody::Die | DropBody::Brick | DropBody::Sphere => {
-                (StrikerKind::Ball, ball_radius_m)
-            }
-            DropBody::Coin => (StrikerKind::Coin, 0.5 * self.size_m),
-            DropBody::Rod | DropBody::Spoon => (StrikerKind::Rod, self.size_m),
-            DropBody::Ring => (StrikerKind::Rod, std::f64::consts::PI * self.size_m),
-        };
-        StrikerSpec {
-            kind,
-            material,
-            size_m,
-        }
-    }
-
-    /// Hertz's stiffness (N/m^1.5) of the body's rounding where it touches a flat floor:
-    /// k = (4/3)·E*·√R (R from [`crate::rigid::shape::Shape::contact_radius_m`]).
-    pub fn stiffness(&self, body: &Material, floor: &Material) -> f64 {
-        let radius_m = self.body.shape(self.size_m).contact_radius_m();
-        hertz_stiffness(effective_modulus_pa(body, floor), radius_m)
-    }
 }

@@ -1,11 +1,11 @@
 //! The parameters' choices (object, striker, material, law, mode, body, level, speed source, integrator) with their stable variant ids, and what each means to the engine.
 
 use nice_plug::prelude::*;
+use urto_dsp::body::DropBody;
 use urto_dsp::body::StrikerKind;
 use urto_dsp::integrate::Method;
 use urto_dsp::material::{Material, MATERIALS};
 use urto_dsp::resonator::ObjectKind;
-use urto_dsp::rigid::drop::DropBody;
 use urto_dsp::voice::PlayMode;
 
 /// The struck object, as the host lists it. Variant IDs are stable.

@@ -23,7 +23,7 @@ use super::{NoteStart, Scene};
 use crate::interaction::{ContactPrep, ContactSetup, Gravity, Hammer};
 use crate::material::pair_restitution;
 use crate::resonator::{object_modes, ModalBank, Mode, ObjectSpec, MAX_MODES};
-use crate::rigid::drop::{ContactEvent, ContactKind, Drop, DropScene};
+use crate::rigid::drop::{ContactEvent, ContactKind, DropScene, Launch};
 use crate::rigid::plus::Settings;
 use crate::roll::{RollSettings, Rolling, Track};
 use crate::voice::bodies::Bodies;
@@ -75,9 +75,8 @@ pub fn drop_scene(patch: &Patch, height_m: f64, throw_m_per_s: f64, seed: u64) -
     let settings = &patch.drop;
     let body = patch.striker.material;
     let e_min = pair_restitution(body, patch.object_material);
-    let drop = Drop {
-        body: settings.body,
-        size_m: settings.size_m,
+    let drop = Launch {
+        shape: settings.body.shape(settings.size_m),
         density_kg_per_m3: body.density_kg_per_m3,
         height_m,
         throw_m_per_s,
@@ -659,11 +658,14 @@ pub(super) fn strike(patch: &Patch, level_db: f64, gain: f64) -> Strike {
 /// (each micro-impact then restitutes its own macro impact's).
 pub(super) fn resolved(patch: &Patch) -> Patch {
     let material = patch.striker.material;
-    let striker = patch.drop.striker(material);
+    let settings = &patch.drop;
+    let striker = settings.body.stand_in(settings.size_m, material);
     let mut resolved = *patch;
     resolved.striker = striker;
     resolved.contact = patch.contact.hertz(
-        patch.drop.stiffness(material, patch.object_material),
+        settings
+            .body
+            .contact_stiffness(settings.size_m, material, patch.object_material),
         pair_restitution(material, patch.object_material),
     );
     resolved.hammer_mass_kg = striker.rigid_mass_kg(patch.hammer_mass_kg);

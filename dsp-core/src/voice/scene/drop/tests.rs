@@ -1,9 +1,9 @@
 //! Drop-mode voice tests: the micro contacts deliver the macro impulses, drops end, renders repeat.
 
 use super::*;
+use crate::body::DropBody;
 use crate::material;
 use crate::resonator::ObjectKind;
-use crate::rigid::drop::DropBody;
 use crate::voice::{Engine, Level, PlayMode};
 
 /// A drop patch: `body` of `material` on an oak plank, at the physical level, let fall from
