@@ -2,7 +2,7 @@
 //! Nikravesh, "Optimal damping coefficient for a class of continuous contact models", Multibody
 //! System Dynamics 50, 2020, eqs. 7, 8 and 20).
 
-use super::ContactLaw;
+use super::{pow_exponent, ContactLaw};
 
 /// Hertz contact with linear damping (restitution paper, eq. 7): f = k·δⁿ + c·δ̇ for δ > 0.
 ///
@@ -24,7 +24,8 @@ impl ContactLaw for HertzDamper {
         if x_m <= 0.0 {
             return 0.0;
         }
-        (self.stiffness * x_m.powf(self.exponent) + self.damping_n_s_per_m * v_m_per_s).max(0.0)
+        (self.stiffness * pow_exponent(x_m, self.exponent) + self.damping_n_s_per_m * v_m_per_s)
+            .max(0.0)
     }
 
     #[inline]
@@ -33,7 +34,7 @@ impl ContactLaw for HertzDamper {
         if f <= 0.0 {
             return (0.0, 0.0, 0.0);
         }
-        let slope = self.exponent * self.stiffness * x_m.powf(self.exponent - 1.0);
+        let slope = self.exponent * self.stiffness * pow_exponent(x_m, self.exponent - 1.0);
         (f, slope, self.damping_n_s_per_m)
     }
 }

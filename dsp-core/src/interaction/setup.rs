@@ -1,7 +1,7 @@
 //! How contacts are computed (law, integrator, guard, damping, restitution), gravity on the striker, and what a patch prepares for its contacts.
 
 use crate::analytic::ContactTimes;
-use crate::contact::{ContactLaw, HuntCrossley};
+use crate::contact::{ContactLaw, HertzDamper, HuntCrossley};
 use crate::integrate::Method;
 use crate::restitution::mu_for_restitution;
 
@@ -68,14 +68,12 @@ impl ContactSetup {
     pub fn force_n(&self, x_m: f64, v_m_per_s: f64) -> f64 {
         match self.damping {
             Damping::HuntCrossley => self.law.force_n(x_m, v_m_per_s),
-            Damping::Linear { n_s_per_m } => {
-                if x_m <= 0.0 {
-                    0.0
-                } else {
-                    (self.law.stiffness * self.law.x_pow_alpha(x_m) + n_s_per_m * v_m_per_s)
-                        .max(0.0)
-                }
+            Damping::Linear { n_s_per_m } => HertzDamper {
+                stiffness: self.law.stiffness,
+                damping_n_s_per_m: n_s_per_m,
+                exponent: self.law.alpha,
             }
+            .force_n(x_m, v_m_per_s),
         }
     }
 }

@@ -508,13 +508,8 @@ impl DropPlay {
     /// Count a sample of the micro-impact under way; whether it is over (see [`TRIAL_APART_S`]).
     fn micro_impact_over(&mut self, hammer: &Hammer) -> bool {
         self.since_strike += 1;
-        self.apart = if hammer.in_contact() {
-            0
-        } else {
-            self.apart + 1
-        };
-        let touched = hammer.stats().onsets > 0;
-        self.since_strike > self.max_samples || (touched && self.apart > self.apart_samples)
+        let parted = parted(hammer, &mut self.apart, self.apart_samples);
+        self.since_strike > self.max_samples || parted
     }
 
     /// The normal impulse `impact` delivers, N·s (0 if it never touches), struck by a copy of
@@ -543,9 +538,7 @@ impl DropPlay {
         // As the voice does (see `micro_impact_over`).
         for _ in 0..self.max_samples {
             trial.process_sample(&setup, &mut self.trial_floor, dt_s);
-            apart = if trial.in_contact() { 0 } else { apart + 1 };
-            let touched = trial.stats().onsets > 0;
-            if trial.is_retired() || (touched && apart > self.apart_samples) {
+            if trial.is_retired() || parted(trial, &mut apart, self.apart_samples) {
                 break;
             }
         }
@@ -639,6 +632,13 @@ impl DropPlay {
         });
         f64::INFINITY
     }
+}
+
+/// Count one sample of a micro-impact's striker in `apart` (samples out of contact); whether it
+/// touched and has been apart for more than `apart_samples` since (see [`TRIAL_APART_S`]).
+fn parted(hammer: &Hammer, apart: &mut usize, apart_samples: usize) -> bool {
+    *apart = if hammer.in_contact() { 0 } else { *apart + 1 };
+    hammer.stats().onsets > 0 && *apart > apart_samples
 }
 
 /// A drop note: always the patch's drop, let fall from the drop height — a tumbling body's
