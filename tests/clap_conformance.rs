@@ -66,12 +66,12 @@ fn the_descriptor_is_complete_and_consistent() {
 #[test]
 fn ports_are_one_note_input_and_one_stereo_output() {
     let mut session = Session::new(&clap_path()).unwrap();
-    let mut handle = session.main_thread();
+    let handle = session.main_thread();
     let notes: PluginNotePorts = handle.get_extension().expect("note-ports");
-    assert_eq!(notes.count(&mut handle, true), 1, "note inputs");
-    assert_eq!(notes.count(&mut handle, false), 0, "note outputs");
+    assert_eq!(notes.count(&handle, true), 1, "note inputs");
+    assert_eq!(notes.count(&handle, false), 0, "note outputs");
     let mut buffer = NotePortInfoBuffer::new();
-    let port = notes.get(&mut handle, 0, true, &mut buffer).unwrap();
+    let port = notes.get(&handle, 0, true, &mut buffer).unwrap();
     assert!(port
         .supported_dialects
         .contains(NoteDialects::CLAP | NoteDialects::MIDI));
@@ -80,10 +80,10 @@ fn ports_are_one_note_input_and_one_stereo_output() {
     assert_eq!(preferred, NoteDialect::Clap);
 
     let audio: PluginAudioPorts = handle.get_extension().expect("audio-ports");
-    assert_eq!(audio.count(&mut handle, true), 0, "audio inputs");
-    assert_eq!(audio.count(&mut handle, false), 1, "audio outputs");
+    assert_eq!(audio.count(&handle, true), 0, "audio inputs");
+    assert_eq!(audio.count(&handle, false), 1, "audio outputs");
     let mut buffer = AudioPortInfoBuffer::new();
-    let out = audio.get(&mut handle, 0, false, &mut buffer).unwrap();
+    let out = audio.get(&handle, 0, false, &mut buffer).unwrap();
     assert_eq!(out.channel_count, 2);
 }
 
@@ -124,22 +124,22 @@ fn parameters_are_well_formed() {
 
 /// The plugin's text for `value` of parameter `id`.
 fn value_to_text(session: &mut Session, id: u32, value: f64) -> String {
-    let mut handle = session.main_thread();
+    let handle = session.main_thread();
     let params: PluginParams = handle.get_extension().unwrap();
     let mut buffer = [0u8; 256];
     let text = params
-        .value_to_text(&mut handle, ClapId::new(id), value, &mut buffer)
+        .value_to_text(&handle, ClapId::new(id), value, &mut buffer)
         .unwrap_or_else(|_| panic!("no text for parameter {id} at {value}"));
     String::from_utf8(text.to_vec()).unwrap()
 }
 
 /// The plugin's value for `text` of parameter `id`.
 fn text_to_value(session: &mut Session, id: u32, text: &str) -> f64 {
-    let mut handle = session.main_thread();
+    let handle = session.main_thread();
     let params: PluginParams = handle.get_extension().unwrap();
     let c_text = CString::new(text).unwrap();
     params
-        .text_to_value(&mut handle, ClapId::new(id), &c_text)
+        .text_to_value(&handle, ClapId::new(id), &c_text)
         .unwrap_or_else(|| panic!("parameter {id} does not parse {text:?}"))
 }
 

@@ -132,9 +132,11 @@ fn patch() -> impl Strategy<Value = Patch> {
                 dynamics,
                 striker,
             )| {
-                let mut p = Patch::default();
-                p.contact = contact;
-                p.object = object;
+                let mut p = Patch {
+                    contact,
+                    object,
+                    ..Patch::default()
+                };
                 (p.hammer_mass_kg, p.object_mass_kg) = masses;
                 (
                     p.velocity.min_m_per_s,

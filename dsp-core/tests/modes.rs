@@ -14,11 +14,13 @@ const LENGTH: usize = 240_000;
 
 /// A patch of `mode` on a short-ringing 16-mode object with a light ball let fall from 5 cm.
 fn patch(mode: PlayMode) -> Patch {
-    let mut patch = Patch::default();
-    patch.mode = mode;
+    let mut patch = Patch {
+        mode,
+        hammer_mass_kg: 0.005,
+        ..Patch::default()
+    };
     patch.object.num_modes = 16;
     patch.object.t60_s = 0.3;
-    patch.hammer_mass_kg = 0.005;
     patch.fall.height_m = 0.05;
     patch.bounce.irregularity = 0.3;
     patch.resolved()

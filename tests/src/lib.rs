@@ -322,9 +322,9 @@ impl Session {
 
     /// Save the state into `stream` (which may take fewer bytes per write than offered).
     pub fn save_state_to(&mut self, stream: &mut impl Write) -> Result<(), Box<dyn Error>> {
-        let mut handle = self.instance.plugin_handle();
+        let handle = self.instance.plugin_handle();
         let state: PluginState = handle.get_extension().ok_or("no state extension")?;
-        state.save(&mut handle, stream)?;
+        state.save(&handle, stream)?;
         Ok(())
     }
 
@@ -335,9 +335,9 @@ impl Session {
 
     /// Restore a state from `stream` (which may give fewer bytes per read than asked).
     pub fn load_state_from(&mut self, stream: &mut impl Read) -> Result<(), Box<dyn Error>> {
-        let mut handle = self.instance.plugin_handle();
+        let handle = self.instance.plugin_handle();
         let state: PluginState = handle.get_extension().ok_or("no state extension")?;
-        state.load(&mut handle, stream)?;
+        state.load(&handle, stream)?;
         self.run_main_thread_callbacks();
         Ok(())
     }
@@ -349,13 +349,13 @@ impl Session {
 
     /// Every parameter as the host lists it (clap.params get_info).
     pub fn params(&mut self) -> Result<Vec<ParamSpec>, Box<dyn Error>> {
-        let mut handle = self.instance.plugin_handle();
+        let handle = self.instance.plugin_handle();
         let params: PluginParams = handle.get_extension().ok_or("no params extension")?;
         let mut buffer = ParamInfoBuffer::default();
         let mut specs = Vec::new();
-        for index in 0..params.count(&mut handle) {
+        for index in 0..params.count(&handle) {
             let info = params
-                .get_info(&mut handle, index, &mut buffer)
+                .get_info(&handle, index, &mut buffer)
                 .ok_or_else(|| format!("no info for parameter index {index}"))?;
             specs.push(ParamSpec {
                 id: info.id.get(),
@@ -380,10 +380,10 @@ impl Session {
 
     /// The parameter's current value (clap.params get_value).
     pub fn param_value(&mut self, id: u32) -> Result<f64, Box<dyn Error>> {
-        let mut handle = self.instance.plugin_handle();
+        let handle = self.instance.plugin_handle();
         let params: PluginParams = handle.get_extension().ok_or("no params extension")?;
         params
-            .get_value(&mut handle, ClapId::new(id))
+            .get_value(&handle, ClapId::new(id))
             .ok_or_else(|| format!("no value for parameter {id}").into())
     }
 

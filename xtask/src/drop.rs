@@ -79,13 +79,15 @@ pub fn drop_patch(
     mu: f64,
 ) -> Result<Patch> {
     let (kind, floor_material, size_m) = floor(floor_kind)?;
-    let mut patch = Patch::default();
-    patch.mode = PlayMode::Drop;
-    patch.drop = DropSettings {
-        body,
-        size_m: body.usual_size_m(),
-        mu,
-        ..DropSettings::DEFAULT
+    let mut patch = Patch {
+        mode: PlayMode::Drop,
+        drop: DropSettings {
+            body,
+            size_m: body.usual_size_m(),
+            mu,
+            ..DropSettings::DEFAULT
+        },
+        ..Patch::default()
     };
     patch.striker.material = body_material;
     patch.object = ObjectSpec {

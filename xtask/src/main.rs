@@ -20,9 +20,9 @@ mod validate;
 use clap::Parser;
 
 const USAGE: &str = "usage: cargo xtask <command>
-  test      bundle, then run every test: both validators, cargo tests, CLAP host tests, the
-            no-allocation host test, a soak, the VST3 (pedalboard) host test and a render
-            through Ardour
+  test      check formatting and clippy (warnings are errors), bundle, then run every test: both
+            validators, cargo tests, CLAP host tests, the no-allocation host test, a soak, the
+            VST3 (pedalboard) host test and a render through Ardour
   demo      bundle, then render demo WAVs (through the real CLAP, and the bounce and roll scenes)
             and plots into target/demo/, and a screenshot of the editor (standalone under Xvfb)
   validate  bundle, then run free-audio's clap-validator and Steinberg's VST3 validator (-e) on
@@ -129,6 +129,20 @@ pub(crate) fn cargo(args: &[&str], env: &[(&str, &Path)]) -> Result<()> {
 }
 
 fn test() -> Result<()> {
+    // Habits first: formatting, then every lint of every target (tests, benches, tools) as an
+    // error; a lint allowed in the code says why where it is allowed.
+    cargo(&["fmt", "--all", "--check"], &[])?;
+    cargo(
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        &[],
+    )?;
     bundle_release()?;
     validate::validate(Path::new(CLAP_BUNDLE), Path::new(VST3_BUNDLE))?;
 

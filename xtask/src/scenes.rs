@@ -41,12 +41,14 @@ fn scene(
     spec: ObjectSpec,
     object_kg: f64,
 ) -> Scene {
-    let mut patch = Patch::default();
-    patch.mode = mode;
-    patch.hammer_mass_kg = ball_kg;
+    let mut patch = Patch {
+        mode,
+        hammer_mass_kg: ball_kg,
+        object: spec,
+        object_mass_kg: object_kg,
+        ..Patch::default()
+    };
     patch.contact.law = law;
-    patch.object = spec;
-    patch.object_mass_kg = object_kg;
     patch.tuning.key_tracking = false;
     patch.tuning.fixed_f0_hz = spec.f0_hz;
     patch.velocity.min_m_per_s = 0.0;
@@ -333,7 +335,9 @@ pub fn render_all(out_dir: &Path) -> Result<Vec<String>> {
     media::register_font()?;
     let mut written = render_scenes(out_dir)?;
     let all = scenes();
-    let plots: [(PathBuf, &str, &str, &str, Vec<(f64, f64)>); 2] = [
+    // (file, title, x label, y label, points)
+    type Plot<'a> = (PathBuf, &'a str, &'a str, &'a str, Vec<(f64, f64)>);
+    let plots: [Plot; 2] = [
         (
             out_dir.join("ping-pong-ball-height.png"),
             "Ping-pong ball dropped from 30 cm onto a wooden plank",

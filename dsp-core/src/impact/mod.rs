@@ -42,6 +42,7 @@ pub struct ContactRun {
 /// `corrected` carries the closed forms and the corrections to apply (Hunt–Crossley only, with the
 /// same k, μ, α as `law`; the corrections assume no external force, Section II-B). `observe` sees (x, v) of every contact
 /// sample. The contact ends at the first sample with x ≤ 0 after v has turned negative.
+#[allow(clippy::too_many_arguments)] // the paper's experiment: law, mass, v_in, force, h, scheme, corrections, observer
 pub fn run_contact<L: ContactLaw>(
     law: &L,
     mass_kg: f64,

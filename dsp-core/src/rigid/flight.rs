@@ -38,7 +38,7 @@ impl RigidBody {
                 _ => DQuat::from_rotation_z(angle),
             };
             // R ← R·Rot(θ) and Π ← Rot(θ)ᵀ Π: the world momentum R Π does not change.
-            q = q * turn;
+            q *= turn;
             pi = turn.inverse() * pi;
         }
         self.orientation = q.normalize();

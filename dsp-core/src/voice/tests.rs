@@ -109,11 +109,13 @@ fn extreme_contacts_stay_finite() {
 }
 
 fn patch_in(mode: PlayMode) -> Patch {
-    let mut patch = Patch::default();
-    patch.mode = mode;
+    let mut patch = Patch {
+        mode,
+        hammer_mass_kg: 0.005,
+        ..Patch::default()
+    };
     patch.object.num_modes = 16;
     patch.object.t60_s = 0.3;
-    patch.hammer_mass_kg = 0.005;
     patch.fall.height_m = 0.05;
     patch.bounce.irregularity = 0.3;
     patch

@@ -146,7 +146,7 @@ fn log_float(name: &str, default: f64, min: f64, max: f64, unit: &'static str) -
         },
     )
     .with_unit(unit)
-    .with_value_to_string(Arc::new(|log10| format_scientific(log10)))
+    .with_value_to_string(Arc::new(format_scientific))
     .with_string_to_value(Arc::new(move |s| {
         parse_number(s, unit).filter(|x| *x > 0.0).map(f32::log10)
     }))

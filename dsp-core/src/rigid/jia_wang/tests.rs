@@ -253,6 +253,7 @@ fn pin_ball_agrees_with_brute_force_and_states_the_printed_discrepancy() {
 /// - Pin–ball (R_i = U₃, examples.rs): the discrete hodograph crosses an invariant ray at
 ///   I_z = 0.270 (lscr; exact: s at 0.277), so FS takes 135 (paper's event at ≈ 83 × 0.002 =
 ///   0.166) and VS 33, against the printed 29.
+///
 /// VS always needs fewer iterations than FS, and both methods' errors against the exact solution
 /// stay below Table 1's printed errors.
 #[test]

@@ -9,8 +9,10 @@ use crate::voice::{Engine, Level, PlayMode};
 /// A drop patch: `body` of `material` on an oak plank, at the physical level, let fall from
 /// `height_m`.
 pub(crate) fn drop_patch(body: DropBody, material: &str, height_m: f64) -> Patch {
-    let mut patch = Patch::default();
-    patch.mode = PlayMode::Drop;
+    let mut patch = Patch {
+        mode: PlayMode::Drop,
+        ..Patch::default()
+    };
     patch.drop.body = body;
     patch.drop.size_m = body.usual_size_m();
     patch.striker.material = material::by_id(material).expect("a material of the table");
