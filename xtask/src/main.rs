@@ -39,8 +39,9 @@ const USAGE: &str = "usage: cargo xtask <command>
   presets [--json]       the factory presets by category, with their descriptions
   vst3        bundle, then only the VST3 test in pedalboard (level table, host behaviour)
   paper [--json]         Tables I–III and the Fig. 3 thresholds beside the paper's
-  impact --k --mu --alpha --vin [--mass --fs --method --correction --json]
-                         one mass–wall impact and its error metrics
+  impact (--k --mu --alpha | --object-material M) --vin [--mass --fs --method --correction
+         --engine --object --striker --json]
+                         one impact and its error metrics (--help: every flag and unit)
   bounce (impact's flags) [--impacts N]   the rebound sequence of Table III
   restitution --e --vin [--k --alpha --mass --fs --json]   μ for a target e, and e measured
   rigid jia-wang --problem FILE.json [--method exact|algorithm1-fs|algorithm1-vs|brute] [--json]
@@ -168,12 +169,19 @@ fn test() -> Result<()> {
     ardour_test()
 }
 
+/// Random dense MIDI (notes, all notes off, all sound off), mode switches and contact automation
+/// through the release CLAP beside a bit-exact twin of its engine: the real-time factor, NaNs,
+/// voices (peak, mean, left after the tails), quarantined resets and samples that differ.
 #[derive(clap::Parser)]
+#[command(name = "cargo xtask soak")]
 struct SoakArgs {
+    /// Minutes of audio to play.
     #[arg(long, default_value_t = 1.0)]
     minutes: f64,
+    /// Seed of the random play.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Print one JSON object.
     #[arg(long)]
     json: bool,
 }

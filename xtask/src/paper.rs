@@ -17,18 +17,35 @@ use urto_dsp::material::{by_id, Material, MATERIALS};
 use urto_dsp::resonator::{Mode, ObjectKind, ObjectSpec};
 use urto_dsp::restitution::mu_for_restitution;
 
-/// One mass–wall impact as in the paper (start at x = 0, v = v_in on a sample).
+/// One mass–wall impact as in Papetti et al. (start at x = 0, v = v_in on a sample): the
+/// simulated exit velocity (m/s), contact time (s), peak compression (m) and force (N) beside the
+/// closed forms (eqs. 4, 6, 9), and the paper's error metrics (%err v_out, %dev x, %dev H).
+/// With --engine product the plugin's own hammer strikes a modal object (or the wall); with
+/// --object-material the contact follows from the two materials (Hertz).
 #[derive(Parser, Debug)]
+#[command(name = "cargo xtask impact")]
 pub struct ImpactArgs {
-    /// Stiffness k in N/m^α.
-    #[arg(long)]
-    k: f64,
-    /// Dissipation μ in s/m.
-    #[arg(long)]
-    mu: f64,
-    /// Contact-shape exponent α.
-    #[arg(long)]
-    alpha: f64,
+    /// Stiffness k in N/m^α (not with --object-material, which derives it).
+    #[arg(
+        long,
+        required_unless_present = "object_material",
+        conflicts_with = "object_material"
+    )]
+    k: Option<f64>,
+    /// Dissipation μ in s/m (not with --object-material, which derives it).
+    #[arg(
+        long,
+        required_unless_present = "object_material",
+        conflicts_with = "object_material"
+    )]
+    mu: Option<f64>,
+    /// Contact-shape exponent α (not with --object-material: Hertz's 3/2).
+    #[arg(
+        long,
+        required_unless_present = "object_material",
+        conflicts_with = "object_material"
+    )]
+    alpha: Option<f64>,
     /// Mass in kg.
     #[arg(long, default_value_t = 0.01)]
     mass: f64,
@@ -85,21 +102,23 @@ pub struct ImpactArgs {
 }
 
 impl ImpactArgs {
+    /// The impact as given: k, μ, α from the flags (the materials' come in `resolved_impact`).
     fn impact(&self) -> Result<Impact> {
         let ok = |x: f64| x.is_finite() && x > 0.0;
-        if !(ok(self.k)
-            && ok(self.mass)
-            && ok(self.vin)
-            && ok(self.fs)
-            && ok(self.alpha)
-            && self.mu >= 0.0)
-        {
+        let law = match (self.k, self.mu, self.alpha, &self.object_material) {
+            (Some(k), Some(mu), Some(alpha), None) => (k, mu, alpha),
+            // Replaced by the materials' contact.
+            (_, _, _, Some(_)) => (1.0, 0.0, 1.5),
+            _ => bail!("give --k, --mu and --alpha, or --object-material"),
+        };
+        let (k, mu, alpha) = law;
+        if !(ok(k) && ok(self.mass) && ok(self.vin) && ok(self.fs) && ok(alpha) && mu >= 0.0) {
             bail!("k, mass, vin, fs and alpha must be positive and finite, mu non-negative");
         }
         Ok(Impact {
-            stiffness: self.k,
-            mu_s_per_m: self.mu,
-            alpha: self.alpha,
+            stiffness: k,
+            mu_s_per_m: mu,
+            alpha,
             mass_kg: self.mass,
             v_in_m_per_s: self.vin,
         })
@@ -121,7 +140,11 @@ impl ImpactArgs {
     }
 }
 
+/// The rebound sequence of Papetti et al.'s Table III: a mass bouncing on a rigid wall, each
+/// impact starting at x = 0 with the last one's exit speed; per impact the simulated and exact
+/// exit velocities (m/s), their accumulated %err and the worst %dev of the energy H.
 #[derive(Parser, Debug)]
+#[command(name = "cargo xtask bounce")]
 pub struct BounceArgs {
     #[command(flatten)]
     impact: ImpactArgs,
@@ -130,22 +153,30 @@ pub struct BounceArgs {
     impacts: usize,
 }
 
+/// The Hunt–Crossley dissipation μ (s/m) that gives a target coefficient of restitution e at an
+/// impact speed (eq. 6 inverted), and the e a simulated mass–wall impact with it measures.
 #[derive(Parser, Debug)]
+#[command(name = "cargo xtask restitution")]
 pub struct RestitutionArgs {
-    /// Target coefficient of restitution.
+    /// Target coefficient of restitution, 0 < e ≤ 1.
     #[arg(long)]
     e: f64,
     /// Impact velocity in m/s.
     #[arg(long)]
     vin: f64,
+    /// Stiffness k in N/m^α.
     #[arg(long, default_value_t = 1e7)]
     k: f64,
+    /// Contact-shape exponent α.
     #[arg(long, default_value_t = 1.5)]
     alpha: f64,
+    /// Mass in kg.
     #[arg(long, default_value_t = 0.01)]
     mass: f64,
+    /// Sample rate in Hz.
     #[arg(long, default_value_t = 44_100.0)]
     fs: f64,
+    /// Print one JSON object.
     #[arg(long)]
     json: bool,
 }
@@ -288,11 +319,11 @@ fn report_json(r: &ImpactReport) -> serde_json::Value {
 }
 
 pub fn bounce(args: &BounceArgs) -> Result<()> {
-    let r = simulate_bounces(
-        &args.impact.impact()?,
-        &args.impact.discretization()?,
-        args.impacts,
-    );
+    let (impact, striker) = args.impact.resolved_impact()?;
+    if striker.is_some() {
+        bail!("the bounce sequence is the paper's mass on a wall: no --striker");
+    }
+    let r = simulate_bounces(&impact, &args.impact.discretization()?, args.impacts);
     let value = json!({
         "impacts": r.impacts,
         "accum_err_pct": r.accum_err_pct,
