@@ -1,6 +1,7 @@
 //! The hammer against closed forms: the rigid limit must reproduce eq. (6); energy never rises.
 
 use super::*;
+use crate::analytic::Impact;
 use crate::contact::{ContactLaw, HuntCrossley};
 use crate::resonator::Mode;
 

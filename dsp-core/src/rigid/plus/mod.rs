@@ -10,6 +10,42 @@
 pub mod examples;
 mod interval;
 mod linalg;
+impl Outcome {
+    /// The outcome of `contact_count` contacts before any interval.
+    fn empty(contact_count: usize) -> Self {
+        Outcome {
+            contact_count,
+            impulses_n_s: [DVec3::ZERO; MAX_CONTACTS],
+            compression_impulse_n_s: [0.0; MAX_CONTACTS],
+            compression_intervals: 0,
+            expansion_intervals: 0,
+            rounds: 0,
+            phases: [[Phase::Observing; MAX_CONTACTS]; RECORDED_ROUNDS],
+            rolling_from: [RollingFrom::Never; MAX_CONTACTS],
+            max_cone_excess_n_s: f64::NEG_INFINITY,
+            energy_capped: false,
+        }
+    }
+}
+
+/// The step α ≤ `alpha` whose work ½·(π·Aπ)·α² + (v·π)·α reaches `room` (J): the positive root,
+/// in the form that does not cancel for v·π ≥ 0.
+fn energy_cap_step(pv: f64, pap: f64, alpha: f64, room_j: f64) -> f64 {
+    let room = room_j.max(0.0);
+    let disc = (pv * pv + 2.0 * pap * room).max(0.0).sqrt();
+    if pv >= 0.0 {
+        if pv + disc > 0.0 {
+            2.0 * room / (pv + disc)
+        } else {
+            0.0
+        }
+    } else if pap > 0.0 {
+        (disc - pv) / pap
+    } else {
+        alpha
+    }
+}
+
 #[cfg(test)]
 mod tests;
 
@@ -292,18 +328,7 @@ impl Plus {
         let k_count = contacts.len();
         let rows = 3 * k_count;
         let mut total = [0.0; MAX_ROWS];
-        let mut outcome = Outcome {
-            contact_count: k_count,
-            impulses_n_s: [DVec3::ZERO; MAX_CONTACTS],
-            compression_impulse_n_s: [0.0; MAX_CONTACTS],
-            compression_intervals: 0,
-            expansion_intervals: 0,
-            rounds: 0,
-            phases: [[Phase::Observing; MAX_CONTACTS]; RECORDED_ROUNDS],
-            rolling_from: [RollingFrom::Never; MAX_CONTACTS],
-            max_cone_excess_n_s: f64::NEG_INFINITY,
-            energy_capped: false,
-        };
+        let mut outcome = Outcome::empty(k_count);
         self.pi_accumulated = [0.0; MAX_CONTACTS];
         let energy_j: f64 = bodies.iter().map(RigidBody::kinetic_energy_j).sum();
         let energy_tolerance_j = 1e-12 * energy_j;
@@ -317,37 +342,8 @@ impl Plus {
             // Algorithm 2: the expansion impulses accumulated last round are applied this round.
             self.pi_expansion = self.pi_accumulated;
             self.pi_accumulated = [0.0; MAX_CONTACTS];
-            let mut anything = false;
-            self.rests = [false; MAX_CONTACTS];
-            for k in 0..k_count {
-                let approach = -self.v[3 * k + 2];
-                self.phase[k] = if self.pi_expansion[k] > 0.0 {
-                    Phase::Expanding
-                } else if approach <= settings.velocity_tolerance_m_per_s {
-                    Phase::Observing
-                } else {
-                    Phase::Compressing
-                };
-                anything |= self.phase[k] != Phase::Observing;
-                self.restitution[k] = settings.restitution.coefficient(approach);
-            }
-            if !anything {
+            if !self.begin_round(settings, k_count, &captured) {
                 break;
-            }
-            // A contact that was captured (compressed with e = 0) in an earlier round and now
-            // rests (not separating faster than v_capture) takes part in this round's compression with
-            // its complementarity condition, rather than observing: as a resting contact it is
-            // a constraint. Without this, two resting contacts of a sliding body can take turns
-            // being pressed in by each other's compression, round after round (a reading the
-            // paper leaves open: it classifies every non-negative normal velocity as observing).
-            for k in 0..k_count {
-                if self.phase[k] == Phase::Observing
-                    && captured[k]
-                    && self.v[3 * k + 2] <= settings.restitution.v_capture_m_per_s
-                {
-                    self.phase[k] = Phase::Compressing;
-                    self.rests[k] = true;
-                }
             }
             if outcome.rounds >= settings.max_rounds {
                 return Err(PlusError::DidNotFinish);
@@ -388,21 +384,7 @@ impl Plus {
                 let pap: f64 = (0..rows).map(|i| pi[i] * self.a.mul_row(i, &pi)).sum();
                 let step_work = alpha * pv + 0.5 * alpha * alpha * pap;
                 if work_j + step_work > energy_tolerance_j {
-                    // The positive root of ½ A α² + (v·π) α = room, in the form that does not
-                    // cancel for v·π ≥ 0.
-                    let room = (energy_tolerance_j - work_j).max(0.0);
-                    let disc = (pv * pv + 2.0 * pap * room).max(0.0).sqrt();
-                    let root = if pv >= 0.0 {
-                        if pv + disc > 0.0 {
-                            2.0 * room / (pv + disc)
-                        } else {
-                            0.0
-                        }
-                    } else if pap > 0.0 {
-                        (disc - pv) / pap
-                    } else {
-                        alpha
-                    };
+                    let root = energy_cap_step(pv, pap, alpha, energy_tolerance_j - work_j);
                     alpha = root.clamp(0.0, alpha);
                     self.pi_expansion = [0.0; MAX_CONTACTS];
                     self.pi_accumulated = [0.0; MAX_CONTACTS];
@@ -415,32 +397,13 @@ impl Plus {
                 for (s, p) in step.iter_mut().zip(&pi).take(rows) {
                     *s = alpha * p;
                 }
-                for k in 0..k_count {
-                    let (x, y, z) = (step[3 * k], step[3 * k + 1], step[3 * k + 2]);
-                    let excess = x.hypot(y) - self.mu[k] * z;
-                    outcome.max_cone_excess_n_s = outcome.max_cone_excess_n_s.max(excess);
-                    match self.phase[k] {
-                        Phase::Expanding => self.pi_expansion[k] *= 1.0 - alpha,
-                        Phase::Compressing => {
-                            if !restitution_dropped {
-                                self.pi_accumulated[k] += self.restitution[k] * z;
-                            }
-                            outcome.compression_impulse_n_s[k] += z;
-                            captured[k] |= z > 0.0 && self.restitution[k] == 0.0;
-                        }
-                        Phase::Observing => {}
-                    }
-                    if self.friction[k] == Friction::Rolling
-                        && self.phase[k] != Phase::Observing
-                        && outcome.rolling_from[k] == RollingFrom::Never
-                    {
-                        outcome.rolling_from[k] = if self.phase[k] == Phase::Compressing {
-                            RollingFrom::Compression
-                        } else {
-                            RollingFrom::Expansion
-                        };
-                    }
-                }
+                self.book_step(
+                    &step,
+                    alpha,
+                    restitution_dropped,
+                    &mut captured,
+                    &mut outcome,
+                );
                 let dv = self.a.mul_vec(&step);
                 let mut moved = 0.0f64;
                 for i in 0..rows {
@@ -460,6 +423,98 @@ impl Plus {
                 }
             }
         }
+        self.apply(bodies, contacts, &total, &mut outcome);
+        Ok(outcome)
+    }
+
+    /// Classify each contact for a new round (Algorithm 2): expanding while it owes restitution,
+    /// observing unless it approaches, compressing otherwise; a captured contact that rests takes
+    /// part as a constraint. Whether anything is left to resolve.
+    fn begin_round(&mut self, settings: &Settings, k_count: usize, captured: &[bool]) -> bool {
+        let mut anything = false;
+        self.rests = [false; MAX_CONTACTS];
+        for k in 0..k_count {
+            let approach = -self.v[3 * k + 2];
+            self.phase[k] = if self.pi_expansion[k] > 0.0 {
+                Phase::Expanding
+            } else if approach <= settings.velocity_tolerance_m_per_s {
+                Phase::Observing
+            } else {
+                Phase::Compressing
+            };
+            anything |= self.phase[k] != Phase::Observing;
+            self.restitution[k] = settings.restitution.coefficient(approach);
+        }
+        if !anything {
+            return false;
+        }
+        // A contact that was captured (compressed with e = 0) in an earlier round and now
+        // rests (not separating faster than v_capture) takes part in this round's compression with
+        // its complementarity condition, rather than observing: as a resting contact it is
+        // a constraint. Without this, two resting contacts of a sliding body can take turns
+        // being pressed in by each other's compression, round after round (a reading the
+        // paper leaves open: it classifies every non-negative normal velocity as observing).
+        for k in 0..k_count {
+            if self.phase[k] == Phase::Observing
+                && captured[k]
+                && self.v[3 * k + 2] <= settings.restitution.v_capture_m_per_s
+            {
+                self.phase[k] = Phase::Compressing;
+                self.rests[k] = true;
+            }
+        }
+        true
+    }
+
+    /// Book an interval's `step` of impulse (its fraction `alpha` of the interval) per contact:
+    /// the cones' largest excess, the expansion still owed, the compression impulse and the
+    /// restitution it earns (unless dropped), captures, and when rolling began.
+    fn book_step(
+        &mut self,
+        step: &[f64; MAX_ROWS],
+        alpha: f64,
+        restitution_dropped: bool,
+        captured: &mut [bool; MAX_CONTACTS],
+        outcome: &mut Outcome,
+    ) {
+        let k_count = outcome.contact_count;
+        for k in 0..k_count {
+            let (x, y, z) = (step[3 * k], step[3 * k + 1], step[3 * k + 2]);
+            let excess = x.hypot(y) - self.mu[k] * z;
+            outcome.max_cone_excess_n_s = outcome.max_cone_excess_n_s.max(excess);
+            match self.phase[k] {
+                Phase::Expanding => self.pi_expansion[k] *= 1.0 - alpha,
+                Phase::Compressing => {
+                    if !restitution_dropped {
+                        self.pi_accumulated[k] += self.restitution[k] * z;
+                    }
+                    outcome.compression_impulse_n_s[k] += z;
+                    captured[k] |= z > 0.0 && self.restitution[k] == 0.0;
+                }
+                Phase::Observing => {}
+            }
+            if self.friction[k] == Friction::Rolling
+                && self.phase[k] != Phase::Observing
+                && outcome.rolling_from[k] == RollingFrom::Never
+            {
+                outcome.rolling_from[k] = if self.phase[k] == Phase::Compressing {
+                    RollingFrom::Compression
+                } else {
+                    RollingFrom::Expansion
+                };
+            }
+        }
+    }
+
+    /// The impulses in world axes, applied to the bodies at their contact points.
+    fn apply(
+        &self,
+        bodies: &mut [RigidBody],
+        contacts: &[Contact],
+        total: &[f64; MAX_ROWS],
+        outcome: &mut Outcome,
+    ) {
+        let k_count = outcome.contact_count;
         for (k, impulse) in outcome.impulses_n_s.iter_mut().enumerate().take(k_count) {
             *impulse =
                 self.frames[k] * DVec3::new(total[3 * k], total[3 * k + 1], total[3 * k + 2]);
@@ -473,7 +528,6 @@ impl Plus {
                 other.apply_impulse(c.point_m - other.position_m, -p);
             }
         }
-        Ok(outcome)
     }
 
     /// Contact frames, the Jacobian G, the Delassus operator A = G M⁻¹ Gᵀ (2.2) and the

@@ -1,0 +1,158 @@
+//! The modal bank's kernels: a mode's exact decay over a step, and the per-sample loops over lanes of modes (compiled twice, for AVX2 + FMA and for the baseline, chosen at run time).
+
+use super::{Pickup, Step, Surface, LANES, MAX_MODES, NODE_SHAPE};
+
+/// e^(−σ·dt)·(cos ω_d·dt, sin(ω_d·dt)/ω_d) of a mode with decay rate `sigma` and stiffness
+/// `omega0_sq` = ω₀² over `dt_s`, with ω_d = √(ω₀² − σ²); past critical damping, where ω_d = i·β,
+/// the same analytic functions: e^(−σ·dt)·(cosh β·dt, sinh(β·dt)/β), written with the two real
+/// decay rates σ ∓ β so that neither overflows however heavy the damping (the slow rate as
+/// ω₀²/(σ + β), which does not cancel), and as the series near critical damping.
+pub(super) fn decay_pair(sigma: f64, omega0_sq: f64, dt_s: f64) -> (f64, f64) {
+    let wd_sq = omega0_sq - sigma * sigma;
+    if wd_sq > 0.0 {
+        let wd = wd_sq.sqrt();
+        let e = (-sigma * dt_s).exp();
+        let (s, c) = (wd * dt_s).sin_cos();
+        return (e * c, e * s / wd);
+    }
+    let beta = (-wd_sq).sqrt();
+    let x = beta * dt_s;
+    if x < 1e-3 {
+        // cosh x = 1 + x²/2 + …, sinh(x)/β = dt·(1 + x²/6 + …): the next terms, x⁴/24 and
+        // x⁴/120, are below 5e-14.
+        let e = (-sigma * dt_s).exp();
+        return (e * (1.0 + 0.5 * x * x), e * dt_s * (1.0 + x * x / 6.0));
+    }
+    let slow = (-omega0_sq / (sigma + beta) * dt_s).exp();
+    let fast = (-(sigma + beta) * dt_s).exp();
+    (0.5 * (slow + fast), (slow - fast) / (2.0 * beta))
+}
+
+/// The first `groups` lane groups of a per-mode array, as fixed-size groups the compiler keeps
+/// in vector registers without bounds checks.
+#[inline(always)]
+fn lane_groups(values: &[f64; MAX_MODES], groups: usize) -> &[[f64; LANES]] {
+    &values.as_chunks::<LANES>().0[..groups]
+}
+
+#[inline(always)]
+fn lane_groups_mut(values: &mut [f64; MAX_MODES], groups: usize) -> &mut [[f64; LANES]] {
+    &mut values.as_chunks_mut::<LANES>().0[..groups]
+}
+
+/// The free-ringing pass of [`ModalBank::ring`] over the first `n` modes (a multiple of [`LANES`]),
+/// compiled for AVX2 + FMA as well as the baseline and chosen once at run time.
+#[multiversion::multiversion(targets("x86_64+avx2+fma"))]
+pub(super) fn ring_lanes(
+    t: &Step,
+    pickup: &[f64; MAX_MODES],
+    side: &[f64; MAX_MODES],
+    q: &mut [f64; MAX_MODES],
+    p: &mut [f64; MAX_MODES],
+    n: usize,
+) -> Pickup {
+    let groups = n.min(MAX_MODES) / LANES;
+    let (a00, a01) = (lane_groups(&t.a00, groups), lane_groups(&t.a01, groups));
+    let (a10, a11) = (lane_groups(&t.a10, groups), lane_groups(&t.a11, groups));
+    let (pickup, side) = (lane_groups(pickup, groups), lane_groups(side, groups));
+    let (q, p) = (lane_groups_mut(q, groups), lane_groups_mut(p, groups));
+    let mut mid_sum = [0.0; LANES];
+    let mut side_sum = [0.0; LANES];
+    for j in 0..groups {
+        for lane in 0..LANES {
+            let (qi, pi) = (q[j][lane], p[j][lane]);
+            q[j][lane] = a00[j][lane] * qi + a01[j][lane] * pi;
+            let p_next = a10[j][lane] * qi + a11[j][lane] * pi;
+            p[j][lane] = p_next;
+            mid_sum[lane] += pickup[j][lane] * p_next;
+            side_sum[lane] += side[j][lane] * p_next;
+        }
+    }
+    Pickup {
+        mid_m_per_s: mid_sum.iter().sum(),
+        side_m_per_s: side_sum.iter().sum(),
+    }
+}
+
+/// One step of every mode under the held force `force_n` over the first `n` modes (a multiple
+/// of [`LANES`]), reading the strike point, the pickup and the next force-free prediction in the
+/// same pass; compiled for AVX2 + FMA as well as the baseline and chosen once at run time.
+#[multiversion::multiversion(targets("x86_64+avx2+fma"))]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn advance_lanes(
+    t: &Step,
+    strike: &[f64; MAX_MODES],
+    pickup: &[f64; MAX_MODES],
+    side: &[f64; MAX_MODES],
+    q: &mut [f64; MAX_MODES],
+    p: &mut [f64; MAX_MODES],
+    n: usize,
+    force_n: f64,
+) -> Surface {
+    let groups = n.min(MAX_MODES) / LANES;
+    let (a00, a01) = (lane_groups(&t.a00, groups), lane_groups(&t.a01, groups));
+    let (a10, a11) = (lane_groups(&t.a10, groups), lane_groups(&t.a11, groups));
+    let (b0, b1) = (lane_groups(&t.b0, groups), lane_groups(&t.b1, groups));
+    let (sa00, sa01) = (
+        lane_groups(&t.strike_a00, groups),
+        lane_groups(&t.strike_a01, groups),
+    );
+    let (strike, pickup) = (lane_groups(strike, groups), lane_groups(pickup, groups));
+    let side = lane_groups(side, groups);
+    let (q, p) = (lane_groups_mut(q, groups), lane_groups_mut(p, groups));
+    let mut w = [0.0; LANES];
+    let mut w_dot = [0.0; LANES];
+    let mut out = [0.0; LANES];
+    let mut out_side = [0.0; LANES];
+    let mut w_next = [0.0; LANES];
+    for j in 0..groups {
+        for lane in 0..LANES {
+            let (qi, pi) = (q[j][lane], p[j][lane]);
+            let q_next = a00[j][lane] * qi + a01[j][lane] * pi + b0[j][lane] * force_n;
+            let p_next = a10[j][lane] * qi + a11[j][lane] * pi + b1[j][lane] * force_n;
+            q[j][lane] = q_next;
+            p[j][lane] = p_next;
+            w[lane] += strike[j][lane] * q_next;
+            w_dot[lane] += strike[j][lane] * p_next;
+            out[lane] += pickup[j][lane] * p_next;
+            out_side[lane] += side[j][lane] * p_next;
+            w_next[lane] += sa00[j][lane] * q_next + sa01[j][lane] * p_next;
+        }
+    }
+    Surface {
+        displacement_m: w.iter().sum(),
+        velocity_m_per_s: w_dot.iter().sum(),
+        pickup: Pickup {
+            mid_m_per_s: out.iter().sum(),
+            side_m_per_s: out_side.iter().sum(),
+        },
+        next_free_displacement_m: w_next.iter().sum(),
+    }
+}
+
+/// `n` rounded up to whole groups of [`LANES`].
+#[inline]
+pub(super) fn padded(n: usize) -> usize {
+    n.div_ceil(LANES) * LANES
+}
+
+/// Σ aᵢ·bᵢ over the first `n` entries (rounded up to whole lane groups; padding is zero).
+#[inline]
+pub(super) fn dot(a: &[f64; MAX_MODES], b: &[f64; MAX_MODES], n: usize) -> f64 {
+    let mut sum = [0.0; LANES];
+    for base in (0..padded(n)).step_by(LANES) {
+        for lane in 0..LANES {
+            sum[lane] += a[base + lane] * b[base + lane];
+        }
+    }
+    sum.iter().sum()
+}
+
+/// `shape`, or exactly 0 on a node (|shape| < [`NODE_SHAPE`]).
+pub(super) fn snap_node(shape: f64) -> f64 {
+    if shape.abs() < NODE_SHAPE {
+        0.0
+    } else {
+        shape
+    }
+}

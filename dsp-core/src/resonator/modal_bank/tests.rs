@@ -1,0 +1,197 @@
+//! The modal bank's tests: exact transitions, decay, retuning, preloads and held forces, flushing, lanes.
+
+use super::*;
+
+const FS: f64 = 48_000.0;
+
+fn one_mode(freq_hz: f64, t60_s: f64) -> Box<ModalBank> {
+    let mut bank = ModalBank::new(0.1);
+    let mode = Mode {
+        freq_hz,
+        t60_s,
+        strike_shape: 1.0,
+        pickup_shape: 1.0,
+        side_shape: 0.0,
+    };
+    bank.set_modes(&[mode], FS);
+    bank
+}
+
+/// The free response from (q0, p0) of q'' + 2σq' + ω₀²q = 0 past critical damping, from its
+/// two real roots −σ ± β: q = A·e^(r₁t) + B·e^(r₂t).
+fn overdamped_displacement(sigma: f64, omega0: f64, q0: f64, p0: f64, t: f64) -> f64 {
+    let beta = (sigma * sigma - omega0 * omega0).sqrt();
+    let (r1, r2) = (-sigma + beta, -sigma - beta);
+    let a = (p0 - r2 * q0) / (r1 - r2);
+    let b = q0 - a;
+    a * (r1 * t).exp() + b * (r2 * t).exp()
+}
+
+#[test]
+fn an_overdamped_mode_follows_its_continuous_solution() {
+    // Choked to a 10 ms T60 (σ = 691/s), a 20 Hz mode (ω₀ = 126 rad/s) stops at critical
+    // damping; a release fraction of 1/1000 then asks for σ far beyond, which stays at
+    // critical. Set past critical by hand, the mode follows the two real roots.
+    let mut bank = one_mode(20.0, 1.0);
+    bank.advance(Slot::Full, 10.0);
+    let omega0 = bank.setup.omega0_sq[0].sqrt();
+    bank.limit_t60(0.01, FS);
+    assert!((bank.setup.sigma[0] - omega0).abs() <= 1e-12 * omega0);
+    bank.scale_decay(1e-3, FS, false);
+    assert!((bank.setup.sigma[0] - omega0).abs() <= 1e-12 * omega0);
+    for sigma in [1.000_001 * omega0, 5.5 * omega0, 1e6] {
+        bank.setup.sigma[0] = sigma;
+        bank.retransition(FS, false);
+        let (q0, p0) = (bank.q[0], bank.p[0]);
+        for n in 1..500 {
+            bank.advance(Slot::Full, 0.0);
+            let t = n as f64 / FS;
+            let expected = overdamped_displacement(sigma, omega0, q0, p0, t);
+            assert!(
+                (bank.q[0] - expected).abs() <= 1e-9 * q0.abs().max(p0.abs() / omega0),
+                "σ = {sigma}, n = {n}: {} vs {expected}",
+                bank.q[0]
+            );
+        }
+    }
+}
+
+#[test]
+fn damping_a_displaced_mode_never_adds_energy() {
+    // A choke or a release adds a damper: the energy at that instant is unchanged, and it
+    // only falls after, even for a mode far below the choke's rate and held far from rest.
+    for f_hz in [0.05, 20.0, 110.0, 1000.0] {
+        for fraction in [None, Some(0.5), Some(1e-3)] {
+            let mut bank = one_mode(f_hz, 2.0);
+            bank.q[0] = 0.01;
+            bank.p[0] = 0.3;
+            let before = bank.energy_j();
+            match fraction {
+                None => bank.limit_t60(0.01, FS),
+                Some(fraction) => bank.scale_decay(fraction, FS, false),
+            }
+            assert_eq!(bank.energy_j(), before);
+            let mut last = before;
+            for _ in 0..4800 {
+                bank.advance(Slot::Full, 0.0);
+                let energy = bank.energy_j();
+                assert!(energy <= last * (1.0 + 1e-12), "{f_hz} Hz {fraction:?}");
+                last = energy;
+            }
+        }
+    }
+}
+
+#[test]
+fn free_decay_matches_the_continuous_solution() {
+    // Kick the mode with one sample of force, then compare every later sample with the
+    // continuous free response through the state after the kick.
+    let (f_hz, t60) = (1234.5, 0.8);
+    let mut bank = one_mode(f_hz, t60);
+    bank.advance(Slot::Full, 10.0);
+    let (q0, p0) = (bank.q[0], bank.p[0]);
+    let wd = std::f64::consts::TAU * f_hz;
+    let sg = 1000f64.ln() / t60;
+    for n in 1..2000 {
+        bank.advance(Slot::Full, 0.0);
+        let t = n as f64 / FS;
+        // q(t) = e^(−σt)[q0·cos + (p0 + σq0)/ω_d·sin]
+        let expected =
+            (-sg * t).exp() * (q0 * (wd * t).cos() + (p0 + sg * q0) / wd * (wd * t).sin());
+        assert!(
+            (bank.q[0] - expected).abs() <= 1e-9 * q0.abs().max(1e-12),
+            "n = {n}"
+        );
+    }
+}
+
+#[test]
+fn constant_force_settles_at_static_deflection() {
+    // Static deflection under force F: q = φF/(M·ω₀²).
+    let mut bank = one_mode(200.0, 0.05);
+    for _ in 0..(FS as usize) {
+        bank.advance(Slot::Full, 3.0);
+    }
+    let w0_sq = (std::f64::consts::TAU * 200.0f64).powi(2) + (1000f64.ln() / 0.05).powi(2);
+    let expected = 3.0 / (0.1 * w0_sq);
+    assert!((bank.strike_displacement_m() / expected - 1.0).abs() < 1e-9);
+}
+
+#[test]
+fn modes_at_or_above_nyquist_are_skipped_and_counted() {
+    let mut bank = ModalBank::new(0.1);
+    let m = |f| Mode {
+        freq_hz: f,
+        t60_s: 1.0,
+        strike_shape: 1.0,
+        pickup_shape: 1.0,
+        side_shape: 0.0,
+    };
+    bank.set_modes(&[m(1000.0), m(24_000.0), m(30_000.0), m(5000.0)], FS);
+    assert_eq!(bank.num_modes(), 2);
+    assert_eq!(bank.skipped_modes(), 2);
+}
+
+#[test]
+fn ringing_is_a_forceless_step_with_its_output() {
+    let modes: Vec<Mode> = (1..=7)
+        .map(|i| Mode {
+            freq_hz: 311.0 * f64::from(i),
+            t60_s: 1.0 / f64::from(i),
+            strike_shape: 1.0 / f64::from(i),
+            pickup_shape: (-1f64).powi(i),
+            side_shape: 0.0,
+        })
+        .collect();
+    let mut a = ModalBank::new(0.1);
+    let mut b = ModalBank::new(0.1);
+    a.set_modes(&modes, FS);
+    b.set_modes(&modes, FS);
+    a.advance(Slot::Full, 7.0);
+    b.advance(Slot::Full, 7.0);
+    for _ in 0..500 {
+        a.advance(Slot::Full, 0.0);
+        let out = b.ring().mid_m_per_s;
+        assert!((out - a.pickup_velocity_m_per_s()).abs() <= 1e-15 * out.abs().max(1e-9));
+    }
+    // Fewer modes after more: the old modes' shapes must not leak into the padded lanes.
+    b.set_modes(&modes[..2], FS);
+    b.advance(Slot::Full, 1.0);
+    let expected = b.pickup_velocity_m_per_s();
+    assert_eq!(b.num_modes(), 2);
+    assert!(
+        (b.p[0] * modes[0].pickup_shape + b.p[1] * modes[1].pickup_shape - expected).abs() < 1e-18
+    );
+}
+
+#[test]
+fn a_held_force_moves_the_strike_point_by_the_compliance() {
+    let mut bank = one_mode(700.0, 0.3);
+    bank.advance(Slot::Full, 2.0);
+    bank.prepare(Slot::OneOff, 0.37 / FS);
+    let (w_free, w_dot_free) = bank.predict_free(Slot::OneOff);
+    let (g, g_v) = bank.compliance(Slot::OneOff);
+    let surface = bank.advance(Slot::OneOff, 5.0);
+    assert!((bank.strike_displacement_m() - (w_free + 5.0 * g)).abs() < 1e-15);
+    // The prediction read in the same pass is the next force-free step's.
+    let (w_next, _) = bank.predict_free(Slot::OneOff);
+    assert!((surface.next_free_displacement_m - w_next).abs() <= 1e-15 * w_next.abs());
+    assert!((bank.strike_velocity_m_per_s() - (w_dot_free + 5.0 * g_v)).abs() < 1e-12);
+    assert!(g > 0.0 && g_v > 0.0);
+}
+
+#[test]
+fn sub_steps_compose_to_a_full_step() {
+    // n sub-steps of T/n with zero force equal one exact step of T.
+    let mut a = one_mode(3000.0, 0.5);
+    let mut b = one_mode(3000.0, 0.5);
+    a.advance(Slot::Full, 5.0);
+    b.advance(Slot::Full, 5.0);
+    b.prepare(Slot::Sub, 1.0 / (7.0 * FS));
+    a.advance(Slot::Full, 0.0);
+    for _ in 0..7 {
+        b.advance(Slot::Sub, 0.0);
+    }
+    assert!((a.q[0] - b.q[0]).abs() < 1e-12 * a.q[0].abs());
+    assert!((a.p[0] - b.p[0]).abs() < 1e-12 * a.p[0].abs());
+}
