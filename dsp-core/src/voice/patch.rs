@@ -76,15 +76,24 @@ impl PlayMode {
         PlayMode::Roll,
         PlayMode::Drop,
     ];
+    /// The modes' stable ids (presets and saved projects hold them), in [`PlayMode::ALL`]'s order.
+    pub const IDS: [&'static str; 4] = ["strike", "bounce", "roll", "drop"];
+    /// The modes' names as a host lists them, in [`PlayMode::ALL`]'s order.
+    pub const NAMES: [&'static str; 4] = ["Single strike", "Bounce", "Roll", "Drop"];
+
+    /// The mode's place in [`PlayMode::ALL`].
+    pub fn index(self) -> usize {
+        match self {
+            PlayMode::Strike => 0,
+            PlayMode::Bounce => 1,
+            PlayMode::Roll => 2,
+            PlayMode::Drop => 3,
+        }
+    }
 
     /// The mode's id in presets and exports.
     pub fn id(self) -> &'static str {
-        match self {
-            PlayMode::Strike => "strike",
-            PlayMode::Bounce => "bounce",
-            PlayMode::Roll => "roll",
-            PlayMode::Drop => "drop",
-        }
+        Self::IDS[self.index()]
     }
 }
 

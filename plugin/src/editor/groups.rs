@@ -1,12 +1,30 @@
 //! The editor's parameter groups, one function each (as the parameters are grouped): the rows of its sliders, with its unit and notes.
 
-use super::{group, materials_switch, row};
+use super::{group, materials_switch, row, velocity_curve};
 use crate::params::UrtoParams;
 use nice_plug::context::gui::ParamSetter;
 use nice_plug_egui::widgets::ParamSlider;
 
+/// The left column: the contact, the striker, the velocity curve and the output.
+pub(super) fn left_column(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
+    contact(ui, p, setter);
+    striker(ui, p, setter);
+    velocity_curve(ui, p);
+    output(ui, p, setter);
+}
+
+/// The right column: the object, the mode and fall, each scene's group, expression.
+pub(super) fn right_column(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
+    object(ui, p, setter);
+    fall(ui, p, setter);
+    bounce(ui, p, setter);
+    roll(ui, p, setter);
+    drop(ui, p, setter);
+    expression(ui, p, setter);
+}
+
 /// The Contact group.
-pub(super) fn contact(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
+fn contact(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
     group(ui, "Contact", |ui| {
         materials_switch(ui, p, setter);
         row(
@@ -63,7 +81,7 @@ pub(super) fn contact(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
 }
 
 /// The Striker group.
-pub(super) fn striker(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
+fn striker(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
     group(ui, "Striker", |ui| {
         row(
             ui,
@@ -114,7 +132,7 @@ pub(super) fn striker(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
 }
 
 /// The Output group.
-pub(super) fn output(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
+fn output(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
     group(ui, "Output", |ui| {
         row(
             ui,
@@ -146,7 +164,7 @@ pub(super) fn output(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
 }
 
 /// The Object group.
-pub(super) fn object(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
+fn object(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
     group(ui, "Object", |ui| {
         row(
             ui,
@@ -227,7 +245,7 @@ pub(super) fn object(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
 }
 
 /// The play mode and how bodies fall (bounce, roll and drop read it).
-pub(super) fn fall(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
+fn fall(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
     group(ui, "Mode and fall", |ui| {
         row(ui, "Mode", ParamSlider::for_param(&p.mode, setter));
         row(
@@ -259,59 +277,59 @@ pub(super) fn fall(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
 }
 
 /// The Bounce group.
-pub(super) fn bounce(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
+fn bounce(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
     group(ui, "Bounce", |ui| {
         row(
             ui,
             "Irregularity",
-            ParamSlider::for_param(&p.bounce.irregularity, setter),
+            ParamSlider::for_param(&p.scenes.bounce.irregularity, setter),
         );
     });
 }
 
 /// The Roll group.
-pub(super) fn roll(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
+fn roll(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
     group(ui, "Roll", |ui| {
         row(
             ui,
             "Ball radius",
-            ParamSlider::for_param(&p.roll.ball_radius_m, setter),
+            ParamSlider::for_param(&p.scenes.roll.ball_radius_m, setter),
         );
         row(
             ui,
             "Roughness",
-            ParamSlider::for_param(&p.roll.roughness_log10, setter),
+            ParamSlider::for_param(&p.scenes.roll.roughness_log10, setter),
         );
         row(
             ui,
             "Roughness slope",
-            ParamSlider::for_param(&p.roll.roughness_slope, setter),
+            ParamSlider::for_param(&p.scenes.roll.roughness_slope, setter),
         );
         row(
             ui,
             "Out of round",
-            ParamSlider::for_param(&p.roll.out_of_round, setter),
+            ParamSlider::for_param(&p.scenes.roll.out_of_round, setter),
         );
         row(
             ui,
             "Roll speed",
-            ParamSlider::for_param(&p.roll.roll_speed_m_per_s, setter),
+            ParamSlider::for_param(&p.scenes.roll.roll_speed_m_per_s, setter),
         );
         row(
             ui,
             "Speed source",
-            ParamSlider::for_param(&p.roll.roll_source, setter),
+            ParamSlider::for_param(&p.scenes.roll.roll_source, setter),
         );
         row(
             ui,
             "Lift at release",
-            ParamSlider::for_param(&p.roll.roll_lift, setter),
+            ParamSlider::for_param(&p.scenes.roll.roll_lift, setter),
         );
     });
 }
 
 /// The Drop group.
-pub(super) fn drop(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
+fn drop(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
     group(ui, "Drop", |ui| {
         ui.label(
             "Mode Drop: the body (of the striker's material) falls from the drop height on the object, the floor.",
@@ -319,38 +337,38 @@ pub(super) fn drop(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
         row(
             ui,
             "Body",
-            ParamSlider::for_param(&p.drop.drop_body, setter),
+            ParamSlider::for_param(&p.scenes.drop.drop_body, setter),
         );
         row(
             ui,
             "Scale",
-            ParamSlider::for_param(&p.drop.drop_scale, setter),
+            ParamSlider::for_param(&p.scenes.drop.drop_scale, setter),
         );
         row(
             ui,
             "Spin",
-            ParamSlider::for_param(&p.drop.drop_spin_rad_per_s, setter),
+            ParamSlider::for_param(&p.scenes.drop.drop_spin_rad_per_s, setter),
         );
         row(
             ui,
             "Drift",
-            ParamSlider::for_param(&p.drop.drop_drift_m_per_s, setter),
+            ParamSlider::for_param(&p.scenes.drop.drop_drift_m_per_s, setter),
         );
         row(
             ui,
             "Friction",
-            ParamSlider::for_param(&p.drop.drop_mu, setter),
+            ParamSlider::for_param(&p.scenes.drop.drop_mu, setter),
         );
         row(
             ui,
             "Lift at release",
-            ParamSlider::for_param(&p.drop.drop_lift, setter),
+            ParamSlider::for_param(&p.scenes.drop.drop_lift, setter),
         );
     });
 }
 
 /// The Expression group.
-pub(super) fn expression(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
+fn expression(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
     group(ui, "Expression", |ui| {
         row(
             ui,

@@ -3,7 +3,7 @@
 use crate::live_view;
 
 mod groups;
-use crate::params::{Controllers, DampingFromChoice, LawChoice, ModeChoice, UrtoParams};
+use crate::params::{Controllers, DampingFromChoice, LawChoice, UrtoParams};
 use crate::presets::{self, Preset};
 use nice_plug::context::gui::{GuiContext, ParamSetter};
 use nice_plug::prelude::FloatParam;
@@ -13,7 +13,7 @@ use nice_plug_egui::{
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use urto_dsp::interaction::ContactTrace;
-use urto_dsp::voice::DropTrace;
+use urto_dsp::voice::{DropTrace, PlayMode};
 
 /// The editor's window size in logical pixels.
 const WINDOW_SIZE: (u32, u32) = (1000, 760);
@@ -263,7 +263,7 @@ impl NiceEguiApp for UrtoApp {
         });
         self.top_bar(ui, &setter);
         // The live view: the latest trace the audio thread published.
-        if self.params.mode.value() == ModeChoice::Drop {
+        if self.params.mode.value().0 == PlayMode::Drop {
             if let Ok(mut output) = self.shared.drop_trace.lock() {
                 live_view::show_drop(ui, output.read());
             }
@@ -275,16 +275,8 @@ impl NiceEguiApp for UrtoApp {
         let p = &self.params;
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.columns(2, |columns| {
-                groups::contact(&mut columns[0], p, &setter);
-                groups::striker(&mut columns[0], p, &setter);
-                velocity_curve(&mut columns[0], p);
-                groups::output(&mut columns[0], p, &setter);
-                groups::object(&mut columns[1], p, &setter);
-                groups::fall(&mut columns[1], p, &setter);
-                groups::bounce(&mut columns[1], p, &setter);
-                groups::roll(&mut columns[1], p, &setter);
-                groups::drop(&mut columns[1], p, &setter);
-                groups::expression(&mut columns[1], p, &setter);
+                groups::left_column(&mut columns[0], p, &setter);
+                groups::right_column(&mut columns[1], p, &setter);
             });
         });
     }

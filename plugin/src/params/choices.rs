@@ -167,31 +167,31 @@ pub enum DampingFromChoice {
     Restitution,
 }
 
-/// What a note does. Variant IDs are stable.
-#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ModeChoice {
-    #[id = "strike"]
-    #[name = "Single strike"]
-    Strike,
-    #[id = "bounce"]
-    #[name = "Bounce"]
-    Bounce,
-    #[id = "roll"]
-    #[name = "Roll"]
-    Roll,
-    #[id = "drop"]
-    #[name = "Drop"]
-    Drop,
-}
+/// What a note does: the engine's play modes ([`PlayMode::ALL`]), under their stable ids and
+/// names (a new mode needs nothing here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ModeChoice(pub PlayMode);
 
-impl ModeChoice {
-    pub(super) fn mode(self) -> PlayMode {
-        match self {
-            ModeChoice::Strike => PlayMode::Strike,
-            ModeChoice::Bounce => PlayMode::Bounce,
-            ModeChoice::Roll => PlayMode::Roll,
-            ModeChoice::Drop => PlayMode::Drop,
-        }
+impl Enum for ModeChoice {
+    fn variants() -> &'static [&'static str] {
+        &PlayMode::NAMES
+    }
+
+    fn ids() -> Option<&'static [&'static str]> {
+        Some(&PlayMode::IDS)
+    }
+
+    fn to_index(self) -> usize {
+        self.0.index()
+    }
+
+    fn from_index(index: usize) -> Self {
+        ModeChoice(
+            PlayMode::ALL
+                .get(index)
+                .copied()
+                .unwrap_or(PlayMode::Strike),
+        )
     }
 }
 

@@ -3,31 +3,27 @@
 use nice_plug::prelude::*;
 use std::sync::{Arc, RwLock};
 use urto_dsp::contact::{MAX_STIFFNESS, MIN_STIFFNESS};
-use urto_dsp::voice::{Change, Patch};
+use urto_dsp::voice::{Change, Patch, PlayMode};
 
-mod bounce;
 mod choices;
 mod contact;
-mod drop;
 mod expression;
 mod fall;
 mod object;
 mod output;
-mod roll;
+mod scenes;
 mod striker;
 
-pub use bounce::BounceParams;
 pub use choices::{
     DampingFromChoice, DropBodyChoice, IntegratorChoice, LawChoice, LevelChoice, MaterialChoice,
     ModeChoice, ObjectChoice, SpeedSourceChoice, StrikerChoice,
 };
 pub use contact::ContactParams;
-pub use drop::DropParams;
 pub use expression::ExpressionParams;
 pub use fall::FallParams;
 pub use object::ObjectParams;
 pub use output::OutputParams;
-pub use roll::RollParams;
+pub use scenes::{BounceParams, DropParams, RollParams, SceneParams};
 pub use striker::StrikerParams;
 
 /// How a preset stores one parameter.
@@ -108,12 +104,9 @@ pub struct UrtoParams {
     pub output: OutputParams,
     #[nested(group = "Fall")]
     pub fall: FallParams,
-    #[nested(group = "Bounce")]
-    pub bounce: BounceParams,
-    #[nested(group = "Roll")]
-    pub roll: RollParams,
-    #[nested(group = "Drop")]
-    pub drop: DropParams,
+    /// One group per scene (Bounce, Roll, Drop).
+    #[nested]
+    pub scenes: SceneParams,
     #[nested(group = "Expression")]
     pub expression: ExpressionParams,
     /// Name of the preset last loaded or saved, kept with the project.
@@ -194,15 +187,13 @@ fn linear(min: f64, max: f64) -> FloatRange {
 impl Default for UrtoParams {
     fn default() -> Self {
         Self {
-            mode: EnumParam::new("Mode", ModeChoice::Strike),
+            mode: EnumParam::new("Mode", ModeChoice(PlayMode::Strike)),
             contact: ContactParams::default(),
             striker: StrikerParams::default(),
             object: ObjectParams::default(),
             output: OutputParams::default(),
             fall: FallParams::default(),
-            bounce: BounceParams::default(),
-            roll: RollParams::default(),
-            drop: DropParams::default(),
+            scenes: SceneParams::default(),
             expression: ExpressionParams::default(),
             preset_name: Arc::new(RwLock::new("Init".to_string())),
         }
@@ -237,7 +228,7 @@ impl UrtoParams {
     /// ([`Patch::resolved`]).
     pub fn patch(&self, controllers: &Controllers) -> Patch {
         let mut patch = Patch {
-            mode: self.mode.value().mode(),
+            mode: self.mode.value().0,
             // The output gain is applied, smoothed, by the plugin after the engine.
             gain: 1.0,
             ..Patch::default()
@@ -247,9 +238,7 @@ impl UrtoParams {
         self.object.apply(&mut patch);
         self.output.apply(&mut patch);
         self.fall.apply(&mut patch);
-        self.bounce.apply(&mut patch);
-        self.roll.apply(&mut patch, controllers);
-        self.drop.apply(&mut patch);
+        self.scenes.apply(&mut patch, controllers);
         self.expression.apply(&mut patch);
         patch.resolved()
     }
@@ -267,9 +256,7 @@ impl UrtoParams {
             ObjectParams::preset_keys,
             OutputParams::preset_keys,
             FallParams::preset_keys,
-            BounceParams::preset_keys,
-            RollParams::preset_keys,
-            DropParams::preset_keys,
+            SceneParams::preset_keys,
             ExpressionParams::preset_keys,
         ] {
             keys.extend(group());
@@ -294,7 +281,6 @@ fn parse_number(text: &str, unit: &str) -> Option<f32> {
 mod tests {
     use super::*;
     use urto_dsp::material::MATERIALS;
-    use urto_dsp::voice::PlayMode;
 
     /// Every float parameter's text survives value → text → value → text unchanged.
     #[test]
@@ -325,9 +311,12 @@ mod tests {
         let ids = ModeChoice::ids().expect("the modes have ids");
         assert_eq!(ModeChoice::variants().len(), PlayMode::ALL.len());
         for (index, mode) in PlayMode::ALL.into_iter().enumerate() {
-            assert_eq!(ModeChoice::from_index(index).mode(), mode);
+            assert_eq!(mode.index(), index);
+            assert_eq!(ModeChoice::from_index(index), ModeChoice(mode));
             assert_eq!(ids[index], mode.id());
         }
+        // The ids saved projects and presets hold.
+        assert_eq!(ids, ["strike", "bounce", "roll", "drop"]);
     }
 
     #[test]

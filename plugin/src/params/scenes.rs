@@ -1,0 +1,255 @@
+//! The scenes' parameter groups, one per play mode that has settings of its own (Bounce, Roll, Drop), and their aggregate: a new mode's group goes here.
+
+use super::choices::{DropBodyChoice, SpeedSourceChoice};
+use super::{float, ids, linear, log_float, pow10, skewed, v, Controllers, Kind, PresetKey};
+use nice_plug::prelude::*;
+use urto_dsp::roll::RollSettings;
+use urto_dsp::voice::{Bounce, DropSettings, Patch, Roll};
+
+/// Every scene's group, each under its own name in the host.
+#[derive(Params, Default)]
+pub struct SceneParams {
+    #[nested(group = "Bounce")]
+    pub bounce: BounceParams,
+    #[nested(group = "Roll")]
+    pub roll: RollParams,
+    #[nested(group = "Drop")]
+    pub drop: DropParams,
+}
+
+impl SceneParams {
+    /// Set every scene's settings in the patch.
+    pub fn apply(&self, patch: &mut Patch, controllers: &Controllers) {
+        self.bounce.apply(patch);
+        self.roll.apply(patch, controllers);
+        self.drop.apply(patch);
+    }
+
+    /// Every scene's preset keys.
+    pub fn preset_keys() -> Vec<PresetKey> {
+        let mut keys = BounceParams::preset_keys();
+        keys.extend(RollParams::preset_keys());
+        keys.extend(DropParams::preset_keys());
+        keys
+    }
+}
+
+/// The bounce scene: the bouncing ball. IDs are stable once released: never rename them.
+#[derive(Params)]
+pub struct BounceParams {
+    #[id = "irregularity"]
+    pub irregularity: FloatParam,
+}
+
+impl Default for BounceParams {
+    fn default() -> Self {
+        let d = Patch::default();
+        Self {
+            irregularity: float(
+                "Irregularity",
+                d.bounce.irregularity,
+                linear(0.0, 1.0),
+                "",
+                2,
+            ),
+        }
+    }
+}
+
+impl BounceParams {
+    /// Set the patch's bounce.
+    pub fn apply(&self, patch: &mut Patch) {
+        patch.bounce = Bounce {
+            irregularity: v(&self.irregularity),
+        };
+    }
+
+    /// Its preset keys: physical name with unit, parameter id, how the value is stored.
+    pub fn preset_keys() -> Vec<PresetKey> {
+        vec![PresetKey::new("irregularity", "irregularity", Kind::Float)]
+    }
+}
+
+/// The roll scene: the rolling ball, its track and speed. IDs are stable once released: never
+/// rename them.
+#[derive(Params)]
+pub struct RollParams {
+    #[id = "ball-radius"]
+    pub ball_radius_m: FloatParam,
+    /// RMS roughness of the rolling track, stored as log₁₀(m).
+    #[id = "roughness"]
+    pub roughness_log10: FloatParam,
+    #[id = "roughness-slope"]
+    pub roughness_slope: FloatParam,
+    #[id = "out-of-round"]
+    pub out_of_round: FloatParam,
+    #[id = "roll-speed"]
+    pub roll_speed_m_per_s: FloatParam,
+    #[id = "roll-source"]
+    pub roll_source: EnumParam<SpeedSourceChoice>,
+    /// At note-off, lift the rolling ball off instead of letting it roll to a stop.
+    #[id = "roll-lift"]
+    pub roll_lift: BoolParam,
+}
+
+impl Default for RollParams {
+    fn default() -> Self {
+        let d = Patch::default();
+        Self {
+            ball_radius_m: float(
+                "Ball radius",
+                d.roll.settings.radius_m,
+                skewed(0.001, 0.1, -2.0),
+                " m",
+                4,
+            ),
+            roughness_log10: log_float("Roughness", d.roll.settings.roughness_m, 1e-8, 1e-4, " m"),
+            roughness_slope: float(
+                "Roughness slope",
+                d.roll.settings.slope,
+                linear(0.0, 2.0),
+                "",
+                2,
+            ),
+            out_of_round: float(
+                "Out of round",
+                d.roll.settings.out_of_round,
+                linear(0.0, 0.01),
+                "",
+                4,
+            ),
+            roll_speed_m_per_s: float(
+                "Roll speed",
+                d.roll.speed_m_per_s,
+                skewed(0.0, 5.0, -1.0),
+                " m/s",
+                3,
+            ),
+            roll_source: EnumParam::new("Roll speed source", SpeedSourceChoice::ModWheel),
+            roll_lift: BoolParam::new("Lift at release", d.roll.lift_on_release),
+        }
+    }
+}
+
+impl RollParams {
+    /// Set the patch's roll, its speed's share from the controller the source names.
+    pub fn apply(&self, patch: &mut Patch, controllers: &Controllers) {
+        patch.roll = Roll {
+            settings: RollSettings {
+                radius_m: v(&self.ball_radius_m),
+                roughness_m: pow10(&self.roughness_log10),
+                slope: v(&self.roughness_slope),
+                out_of_round: v(&self.out_of_round),
+                seed: 0,
+            },
+            speed_m_per_s: v(&self.roll_speed_m_per_s),
+            speed_fraction: f64::from(match self.roll_source.value() {
+                SpeedSourceChoice::Fixed => 1.0,
+                SpeedSourceChoice::ModWheel => controllers.mod_wheel,
+                SpeedSourceChoice::Pressure => controllers.pressure,
+                SpeedSourceChoice::Expression => controllers.expression,
+            }),
+            lift_on_release: self.roll_lift.value(),
+            ..patch.roll
+        };
+    }
+
+    /// Its preset keys: physical name with unit, parameter id, how the value is stored.
+    pub fn preset_keys() -> Vec<PresetKey> {
+        vec![
+            PresetKey::new("ball_radius_m", "ball-radius", Kind::Float),
+            PresetKey::new("roughness_m", "roughness", Kind::Log10),
+            PresetKey::new("roughness_slope", "roughness-slope", Kind::Float),
+            PresetKey::new("out_of_round", "out-of-round", Kind::Float),
+            PresetKey::new("roll_speed_m_per_s", "roll-speed", Kind::Float),
+            PresetKey::new(
+                "roll_speed_source",
+                "roll-source",
+                Kind::Enum(ids::<SpeedSourceChoice>()),
+            ),
+            PresetKey::new("lift_at_release", "roll-lift", Kind::Bool),
+        ]
+    }
+}
+
+/// The drop scene: the dropped body, its size, spin, drift and friction. IDs are stable once
+/// released: never rename them.
+#[derive(Params)]
+pub struct DropParams {
+    /// The dropped body (drop mode); its material is the striker's.
+    #[id = "drop-body"]
+    pub drop_body: EnumParam<DropBodyChoice>,
+    /// Its size as a factor of its usual one (a 16 mm die, a 24 mm coin, a 20 cm brick…).
+    #[id = "drop-scale"]
+    pub drop_scale: FloatParam,
+    /// Largest spin at the drop about each axis, rad/s.
+    #[id = "drop-spin"]
+    pub drop_spin_rad_per_s: FloatParam,
+    /// Largest horizontal drift at the drop, m/s.
+    #[id = "drop-drift"]
+    pub drop_drift_m_per_s: FloatParam,
+    /// Coulomb friction between body and floor.
+    #[id = "drop-friction"]
+    pub drop_mu: FloatParam,
+    /// At note-off, lift the body (no contact after the one under way) instead of letting it
+    /// settle.
+    #[id = "drop-lift"]
+    pub drop_lift: BoolParam,
+}
+
+impl Default for DropParams {
+    fn default() -> Self {
+        let d = Patch::default();
+        Self {
+            drop_body: EnumParam::new("Dropped body", DropBodyChoice::Die),
+            drop_scale: float("Body scale", 1.0, skewed(0.25, 4.0, -1.0), " ×", 2),
+            drop_spin_rad_per_s: float(
+                "Spin",
+                d.drop.spin_rad_per_s,
+                skewed(0.0, 200.0, -1.0),
+                " rad/s",
+                1,
+            ),
+            drop_drift_m_per_s: float(
+                "Drift",
+                d.drop.drift_m_per_s,
+                skewed(0.0, 2.0, -1.0),
+                " m/s",
+                3,
+            ),
+            drop_mu: float("Friction", d.drop.mu, linear(0.0, 1.5), "", 2),
+            drop_lift: BoolParam::new("Lift body at release", d.drop.lift_on_release),
+        }
+    }
+}
+
+impl DropParams {
+    /// Set the patch's drop (the body's material is the striker's).
+    pub fn apply(&self, patch: &mut Patch) {
+        let body = self.drop_body.value().body();
+        patch.drop = DropSettings {
+            body,
+            size_m: body.usual_size_m() * v(&self.drop_scale),
+            spin_rad_per_s: v(&self.drop_spin_rad_per_s),
+            drift_m_per_s: v(&self.drop_drift_m_per_s),
+            mu: v(&self.drop_mu),
+            lift_on_release: self.drop_lift.value(),
+        };
+    }
+
+    /// Its preset keys: physical name with unit, parameter id, how the value is stored.
+    pub fn preset_keys() -> Vec<PresetKey> {
+        vec![
+            PresetKey::new(
+                "drop_body",
+                "drop-body",
+                Kind::Enum(ids::<DropBodyChoice>()),
+            ),
+            PresetKey::new("drop_body_scale", "drop-scale", Kind::Float),
+            PresetKey::new("drop_spin_rad_per_s", "drop-spin", Kind::Float),
+            PresetKey::new("drop_drift_m_per_s", "drop-drift", Kind::Float),
+            PresetKey::new("drop_friction", "drop-friction", Kind::Float),
+            PresetKey::new("drop_lift_at_release", "drop-lift", Kind::Bool),
+        ]
+    }
+}
