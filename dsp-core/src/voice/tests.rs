@@ -494,18 +494,19 @@ fn a_note_prepared_inline_sounds_as_one_prepared_ahead() {
     }
 }
 
-/// The engine fuzz's case: a bouncing ball on a one-mode 20 Hz bar retuned down 109 semitones
-/// (a near-free mass the ball pushes far from rest), then all sound off, then the key again. The
-/// choke used to raise the decay at a fixed damped frequency, which stiffened the displaced mode
-/// 10⁸-fold and ran away; a choke now adds damping at the mode's own stiffness.
-#[test]
-fn a_choke_after_a_deep_retune_down_stays_passive() {
-    let mut patch = Patch::default();
+/// The engine fuzz's set-ups: a 1 kg ball through an unguarded AM1 contact of `stiffness`
+/// (N/m^α) and `alpha` on a one-mode 1 kg free bar at 20 Hz, struck and heard at its end.
+fn heavy_ball_on_a_one_mode_bar(stiffness: f64, alpha: f64) -> Patch {
+    let mut patch = Patch {
+        hammer_mass_kg: 1.0,
+        object_mass_kg: 1.0,
+        ..Patch::default()
+    };
     patch.contact = ContactSetup {
         law: HuntCrossley {
-            stiffness: 23_617.4,
+            stiffness,
             mu_s_per_m: 0.0,
-            alpha: 1.0,
+            alpha,
         },
         method: Method::Am1,
         guard: false,
@@ -513,7 +514,6 @@ fn a_choke_after_a_deep_retune_down_stays_passive() {
         damping: Damping::HuntCrossley,
         restitution: None,
     };
-    patch.hammer_mass_kg = 1.0;
     patch.object = ObjectSpec {
         kind: ObjectKind::FreeBar,
         num_modes: 1,
@@ -523,9 +523,18 @@ fn a_choke_after_a_deep_retune_down_stays_passive() {
         pickup_position: 0.0,
         ..patch.object
     };
-    patch.object_mass_kg = 1.0;
     patch.tuning.key_tracking = false;
     patch.tuning.fixed_f0_hz = 20.0;
+    patch
+}
+
+/// The engine fuzz's case: a bouncing ball on a one-mode 20 Hz bar retuned down 109 semitones
+/// (a near-free mass the ball pushes far from rest), then all sound off, then the key again. The
+/// choke used to raise the decay at a fixed damped frequency, which stiffened the displaced mode
+/// 10⁸-fold and ran away; a choke now adds damping at the mode's own stiffness.
+#[test]
+fn a_choke_after_a_deep_retune_down_stays_passive() {
+    let mut patch = heavy_ball_on_a_one_mode_bar(23_617.4, 1.0);
     patch.velocity = VelocityCurve {
         min_m_per_s: 1.0,
         max_m_per_s: 1.0,
@@ -563,31 +572,8 @@ fn a_choke_after_a_deep_retune_down_stays_passive() {
 /// as it is done, gravity's work keeps the voice within its runaway limit.
 #[test]
 fn a_ball_sinking_into_a_soft_contact_is_not_taken_for_a_runaway() {
-    let mut patch = Patch::default();
-    patch.contact = ContactSetup {
-        law: HuntCrossley {
-            stiffness: 711_331.7,
-            mu_s_per_m: 0.0,
-            alpha: 2.136,
-        },
-        method: Method::Am1,
-        guard: false,
-        exit_correction: false,
-        damping: Damping::HuntCrossley,
-        restitution: None,
-    };
-    patch.hammer_mass_kg = 1.0;
+    let mut patch = heavy_ball_on_a_one_mode_bar(711_331.7, 2.136);
     patch.striker_level = 0.0;
-    patch.object = ObjectSpec {
-        kind: ObjectKind::FreeBar,
-        num_modes: 1,
-        strike_position: 0.0,
-        pickup_position: 0.0,
-        ..patch.object
-    };
-    patch.object_mass_kg = 1.0;
-    patch.tuning.key_tracking = false;
-    patch.tuning.fixed_f0_hz = 20.0;
     patch.velocity.min_m_per_s = 0.0017;
     patch.velocity.max_m_per_s = 1.0;
     patch.mode = PlayMode::Bounce;

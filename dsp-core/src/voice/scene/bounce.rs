@@ -50,26 +50,8 @@ impl Scene for BounceScene {
         bodies.input_energy_j += bodies.hammer.energy_j();
     }
 
-    fn render(
-        &mut self,
-        bodies: &mut Bodies,
-        patch: &Patch,
-        dt_s: f64,
-        mid: &mut [f64],
-        side: &mut [f64],
-        _decide: bool,
-    ) {
-        bodies.render_free(&patch.contact, patch.hammer_mass_kg, dt_s, mid, side);
-    }
-
     /// A ball still bouncing keeps its voice, however quiet for now.
     fn in_play(&self, bodies: &Bodies) -> bool {
         !bodies.hammer.is_retired()
     }
-
-    fn release(&mut self, _bodies: &mut Bodies, _patch: &Patch) -> bool {
-        false
-    }
-
-    fn stop(&mut self, _bodies: &mut Bodies) {}
 }

@@ -47,6 +47,8 @@ pub(super) trait Scene {
 
     /// Render one piece: the pickups' mid and side into `mid` and `side` (m/s). At a decision
     /// point (`decide`) the scene may also change what it does (a rolling ball comes to rest).
+    /// Unless the scene drives the contact, the hammer is left to itself, gravity and the press
+    /// pulling it ([`Bodies::render_free`]).
     fn render(
         &mut self,
         bodies: &mut Bodies,
@@ -54,20 +56,24 @@ pub(super) trait Scene {
         dt_s: f64,
         mid: &mut [f64],
         side: &mut [f64],
-        decide: bool,
-    );
+        _decide: bool,
+    ) {
+        bodies.render_free(&patch.contact, patch.hammer_mass_kg, dt_s, mid, side);
+    }
 
     /// Whether the scene still plays on its own (a ball still bouncing or rolling, a body still
     /// falling), however quiet for now: its voice is kept.
     fn in_play(&self, bodies: &Bodies) -> bool;
 
     /// The note-off; returns whether the scene plays on by itself (a ball rolling to a stop), so
-    /// its note is not struck again where it sounds.
-    fn release(&mut self, bodies: &mut Bodies, patch: &Patch) -> bool;
+    /// its note is not struck again where it sounds. Nothing, unless the scene says otherwise.
+    fn release(&mut self, _bodies: &mut Bodies, _patch: &Patch) -> bool {
+        false
+    }
 
     /// Stop: no contact starts from now on (a choke, a silenced voice). The voice then retires
     /// the hammer.
-    fn stop(&mut self, bodies: &mut Bodies);
+    fn stop(&mut self, _bodies: &mut Bodies) {}
 
     /// Energy the scene has yet to play, J, beyond what the bodies hold (a die in mid-air is not
     /// a quiet voice): what a steal would cut short.

@@ -3,7 +3,6 @@
 use super::{NoteStart, Scene};
 use crate::interaction::Gravity;
 use crate::voice::bodies::Bodies;
-use crate::voice::patch::Patch;
 
 /// A strike keeps no state of its own: the hammer flies off after its contact.
 pub(in crate::voice) struct StrikeScene;
@@ -22,27 +21,9 @@ impl Scene for StrikeScene {
         bodies.input_energy_j += bodies.hammer.energy_j();
     }
 
-    fn render(
-        &mut self,
-        bodies: &mut Bodies,
-        patch: &Patch,
-        dt_s: f64,
-        mid: &mut [f64],
-        side: &mut [f64],
-        _decide: bool,
-    ) {
-        bodies.render_free(&patch.contact, patch.hammer_mass_kg, dt_s, mid, side);
-    }
-
     /// A hammer that struck does not keep its voice (it may drift away for a long time after a
     /// very lossy contact).
     fn in_play(&self, _bodies: &Bodies) -> bool {
         false
     }
-
-    fn release(&mut self, _bodies: &mut Bodies, _patch: &Patch) -> bool {
-        false
-    }
-
-    fn stop(&mut self, _bodies: &mut Bodies) {}
 }
