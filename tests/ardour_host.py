@@ -120,6 +120,17 @@ local stereo = ARDOUR.ChanCount(ARDOUR.DataType("audio"), 2)
 local tracks = Session:new_midi_track(midi, stereo, true, urto, nil, nil, 1, "Urto",
   ARDOUR.PresentationInfo.max_order, ARDOUR.TrackMode.Normal, true, false)
 assert(tracks:size() == 1, "no track")
+-- Ardour connects a new track's outputs to the master bus from its auto-connect thread, which may
+-- not have run by the time the session is saved (a loaded machine saved it unconnected: a silent
+-- export). Connect them here, as the auto-connect would.
+local out = tracks:front():output()
+for i = 0, 1 do
+  local port = out:audio(i)
+  assert(not port:isnil(), "the track has no audio output " .. i)
+  if not port:connected() then
+    assert(port:connect("Master/audio_in " .. (i + 1)) == 0, "could not connect output " .. i)
+  end
+end
 Session:save_state("", false, false, false, false, false)
 close_session()
 say("URTO-OK")
