@@ -38,15 +38,27 @@ def load():
 
 
 _SHARED = []
+_DEFAULTS = []
 
 
 def shared():
     """One instance for the host-behaviour tests (loading takes ~20 s: nice-plug's VST3 wrapper
     declares 16 x 130 MIDI-CC parameters, which the host enumerates). Each test leaves it at its
     defaults."""
-    if not _SHARED:
-        _SHARED.append(load())
-    return _SHARED[0]
+    return instance(0)
+
+
+def instance(index):
+    """The module's `index`-th instance (0 or 1), loaded once and set back to the state it loaded
+    with: a test gets an instance at its defaults without paying for a load."""
+    while len(_SHARED) <= index:
+        plugin = load()
+        _SHARED.append(plugin)
+        _DEFAULTS.append(plugin.raw_state)
+    plugin = _SHARED[index]
+    plugin.raw_state = _DEFAULTS[index]
+    plugin.reset()
+    return plugin
 
 
 def render(plugin, messages, seconds, sample_rate=SAMPLE_RATE, buffer_size=512, reset=True):
@@ -213,7 +225,7 @@ def test_mpe_midi_reaches_the_note_of_its_channel():
 
 
 def test_notes_are_finite_and_audible():
-    plugin = load()
+    plugin = instance(0)
     assert plugin.is_instrument
     for note in (36, 60, 84):
         for velocity in (20, 127):
@@ -223,13 +235,13 @@ def test_notes_are_finite_and_audible():
 
 
 def test_louder_for_higher_velocity():
-    plugin = load()
+    plugin = instance(0)
     levels = [rms(strike(plugin, 60, v, 0.5)) for v in (10, 50, 90, 127)]
     assert all(b > a for a, b in zip(levels, levels[1:])), levels
 
 
 def test_parameters_set_by_name_take_effect():
-    plugin = load()
+    plugin = instance(0)
     reference = strike(plugin)
     settings = {"stiffness_n_m": 1e6, "dissipation_s_m": 2.0, "contact_shape": 2.5}
     for name, value in settings.items():
@@ -245,7 +257,7 @@ def test_parameters_set_by_name_take_effect():
 def round_trip(plugin):
     """A fresh instance loaded with `plugin`'s raw_state, checked to save the same state back."""
     state = plugin.raw_state
-    fresh = load()
+    fresh = instance(1)
     fresh.raw_state = state
     # The whole state (parameters and the persisted preset name) comes back byte for byte.
     assert fresh.raw_state == state
@@ -253,7 +265,7 @@ def round_trip(plugin):
 
 
 def test_raw_state_round_trips():
-    plugin = load()
+    plugin = instance(0)
     plugin.stiffness_n_m = 3e9
     plugin.dissipation_s_m = 0.1
     plugin.contact_shape = 1.2
@@ -265,7 +277,7 @@ def test_raw_state_round_trips():
 
 
 def test_raw_state_keeps_choices_and_bounce_settings():
-    plugin = load()
+    plugin = instance(0)
     plugin.mode = "Bounce"
     plugin.drop_height_m = 0.05
     plugin.contact_law = "Hertz + linear damper"
