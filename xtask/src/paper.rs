@@ -102,28 +102,6 @@ pub struct ImpactArgs {
 }
 
 impl ImpactArgs {
-    /// The impact as given: k, μ, α from the flags (the materials' come in `resolved_impact`).
-    fn impact(&self) -> Result<Impact> {
-        let ok = |x: f64| x.is_finite() && x > 0.0;
-        let law = match (self.k, self.mu, self.alpha, &self.object_material) {
-            (Some(k), Some(mu), Some(alpha), None) => (k, mu, alpha),
-            // Replaced by the materials' contact.
-            (_, _, _, Some(_)) => (1.0, 0.0, 1.5),
-            _ => bail!("give --k, --mu and --alpha, or --object-material"),
-        };
-        let (k, mu, alpha) = law;
-        if !(ok(k) && ok(self.mass) && ok(self.vin) && ok(self.fs) && ok(alpha) && mu >= 0.0) {
-            bail!("k, mass, vin, fs and alpha must be positive and finite, mu non-negative");
-        }
-        Ok(Impact {
-            stiffness: k,
-            mu_s_per_m: mu,
-            alpha,
-            mass_kg: self.mass,
-            v_in_m_per_s: self.vin,
-        })
-    }
-
     fn discretization(&self) -> Result<Discretization> {
         let Some(method) = Method::from_name(&self.method) else {
             bail!("unknown --method {}", self.method)
@@ -208,25 +186,44 @@ impl ImpactArgs {
         }))
     }
 
-    /// The impact, with the striker's mass and the contact from the materials where asked.
-    fn resolved_impact(&self) -> Result<(Impact, Option<StrikerSpec>)> {
-        let mut impact = self.impact()?;
-        let striker = self.striker()?;
-        if let Some(striker) = &striker {
-            impact.mass_kg = striker.rigid_mass_kg(impact.mass_kg);
-        }
-        if let Some(id) = &self.object_material {
-            let object = material(id)?;
-            let striker_spec = striker.unwrap_or(StrikerSpec {
+    /// The contact law (k in N/m^α, μ in s/m, α): the flags', or Hertz's between the striker's
+    /// and the object's materials (the object flat), μ restituting the pair's e at --vin (eq. 6
+    /// inverted).
+    fn law(&self, striker: Option<StrikerSpec>) -> Result<(f64, f64, f64)> {
+        let Some(id) = &self.object_material else {
+            return match (self.k, self.mu, self.alpha) {
+                (Some(k), Some(mu), Some(alpha)) => Ok((k, mu, alpha)),
+                _ => bail!("give --k, --mu and --alpha, or --object-material"),
+            };
+        };
+        let striker = match striker {
+            Some(striker) => striker,
+            None => StrikerSpec {
                 kind: StrikerKind::PointMass,
                 material: material(&self.striker_material)?,
                 size_m: self.striker_size_m,
-            });
-            let (stiffness, e) = striker_spec.hertz_contact(object);
-            impact.stiffness = stiffness;
-            impact.alpha = 1.5;
-            impact.mu_s_per_m = mu_for_restitution(e, impact.v_in_m_per_s);
+            },
+        };
+        let (stiffness, e) = striker.hertz_contact(material(id)?);
+        Ok((stiffness, mu_for_restitution(e, self.vin), 1.5))
+    }
+
+    /// The impact: the striker's rigid mass (a point mass: --mass) and the contact law.
+    fn resolved_impact(&self) -> Result<(Impact, Option<StrikerSpec>)> {
+        let striker = self.striker()?;
+        let (k, mu, alpha) = self.law(striker)?;
+        let ok = |x: f64| x.is_finite() && x > 0.0;
+        if !(ok(k) && ok(self.mass) && ok(self.vin) && ok(self.fs) && ok(alpha) && mu >= 0.0) {
+            bail!("k, mass, vin, fs and alpha must be positive and finite, mu non-negative");
         }
+        let mass_kg = striker.map_or(self.mass, |s| s.rigid_mass_kg(self.mass));
+        let impact = Impact {
+            stiffness: k,
+            mu_s_per_m: mu,
+            alpha,
+            mass_kg,
+            v_in_m_per_s: self.vin,
+        };
         Ok((impact, striker))
     }
 }

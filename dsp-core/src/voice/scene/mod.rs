@@ -16,7 +16,7 @@ mod drop;
 mod roll;
 mod strike;
 
-pub(super) use drop::DropPlay;
+use drop::DropPlay;
 pub use drop::{
     drop_scene, DropImpact, DropTrace, MicroImpact, Pose, DROP_TRACE_IMPACTS, DROP_TRACE_POINTS,
     MACRO_STEP_S,
