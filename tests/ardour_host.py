@@ -16,6 +16,7 @@ Run by `cargo xtask test` inside the .venv it creates:
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -51,6 +52,13 @@ LENGTH_S = 9.0
 # (the plain value: log10 of k in N/m^alpha, default 8).
 CHANGED_PARAMETER = ("Stiffness", 10.0)
 ONSET_TOLERANCE_S = 0.001
+# ardour7-export (Debian's 7.3) now and then aborts in glibc's heap check while its process
+# thread tears down the export graph (ExportFormatSpecification's or PortExportChannel's
+# destructor; Urto's threads idle): 4 exports in about 70 here with the machine busy, none of 150
+# idle before; valgrind's memcheck finds no invalid read or write in an export (so a race within
+# Ardour, not a write out of bounds). An abort is run again and said in the log; three in a row
+# fail the test.
+HOST_CRASH_RETRIES = 2
 PITCH_TOLERANCE = 0.02
 
 
@@ -73,16 +81,20 @@ def run(args, what, extra_env=None, marker=None):
             f"{args[0]} not found: this test needs Ardour 7 (Debian 12's `ardour` package, which "
             "`cargo xtask test` installs with apt-get)"
         )
-    started = time.monotonic()
-    result = subprocess.run(
-        args,
-        env=dict(env(), **(extra_env or {})),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    output = result.stdout + result.stderr
+    for attempt in range(1 + HOST_CRASH_RETRIES):
+        started = time.monotonic()
+        result = subprocess.run(
+            args,
+            env=dict(env(), **(extra_env or {})),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+        output = result.stdout + result.stderr
+        if result.returncode != -signal.SIGABRT or attempt == HOST_CRASH_RETRIES:
+            break
+        print(f"note: {what}: Ardour aborted (heap check), run again:\n{output.strip()}")
     if result.returncode != 0 or (marker is not None and marker not in output):
         raise RuntimeError(f"{what} failed (exit {result.returncode}):\n{output}")
     return output, time.monotonic() - started
