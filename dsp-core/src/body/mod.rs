@@ -58,6 +58,17 @@ impl StrikerKind {
         StrikerKind::Coin,
     ];
 
+    /// How the count of the striker's modes grows with frequency, N(f) ∝ f^b: 3 for a solid
+    /// ball (Weyl's law for a body), ½ for a rod and a mallet (the stick's bending), 1 for a
+    /// coin (a plate), 1 for a point mass (no modes).
+    pub fn modal_count_exponent(self) -> f64 {
+        match self {
+            StrikerKind::Ball => 3.0,
+            StrikerKind::Mallet | StrikerKind::Rod => 0.5,
+            StrikerKind::Coin | StrikerKind::PointMass => 1.0,
+        }
+    }
+
     /// Lower-case name as used on command lines and in presets.
     pub fn name(self) -> &'static str {
         match self {

@@ -8,10 +8,12 @@ use crate::resonator::{BankSetup, ModalBank, Mode, Pickup, Slot, Surface};
 mod discrete_gradient;
 mod guard;
 mod onset;
+mod resting;
 mod setup;
 mod trace;
 use crate::contact::{MAX_STIFFNESS, MIN_STIFFNESS};
 use discrete_gradient::{potential_j, solve_discrete_gradient};
+use resting::RestingContact;
 pub use setup::{ContactPrep, ContactSetup, Damping, Gravity};
 pub use trace::{ContactTrace, TracePoint, TRACE_ONSETS, TRACE_POINTS};
 
@@ -29,6 +31,15 @@ const RESTING_STEPS_PER_HALF_PERIOD: f64 = 16.0;
 /// Once the hammer recedes and is this far (m) beyond the farthest the object's surface can swing,
 /// it can no longer touch the object and is no longer integrated.
 const RETIRE_GAP_M: f64 = 0.01;
+
+/// The approach speed (m/s) at which the contacts of a body laid on the object
+/// ([`Hammer::place`]: a ball set rolling, a dropped body sliding or settling) take the damping
+/// that restitutes the target e: the speed at which the material table's restitutions hold
+/// ([`crate::material::Material::restitution`]). Hunt–Crossley's damping λ = μ·k belongs to the
+/// pair, whatever the speed; restituting e at the creep speed of a body lying on the object
+/// (μ = (μ·v)(e)/v_in with v_in of mm/s, a hundred times the pair's) would damp every mode that
+/// rings through the contact within milliseconds: the sound was cut as the body settled.
+const LAID_ON_SPEED_M_PER_S: f64 = 1.0;
 
 /// Figures of the contacts since the last strike, for tools and tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -103,6 +114,10 @@ pub struct Hammer {
     retired: bool,
     /// The ball was captured and rests on the object (retired with its weight left on it).
     at_rest: bool,
+    /// The hammer was laid on the object by [`Hammer::place`] (rolling, sliding, settling) and
+    /// not struck since: its contacts are the chatter of a body lying on the object, not impacts
+    /// with an approach speed of their own (see [`LAID_ON_SPEED_M_PER_S`]).
+    laid_on: bool,
     gravity: Gravity,
     /// Out-of-roundness of the ball: each contact's stiffness is k·√(1 + irregularity·ξ), ξ
     /// uniform in [−1, 1] from `rng` (Hertz: k ∝ √R, the local radius where it lands).
@@ -144,6 +159,7 @@ impl Hammer {
             contact: None,
             retired: true,
             at_rest: false,
+            laid_on: false,
             gravity: Gravity::NONE,
             irregularity: 0.0,
             rng: fastrand::Rng::with_seed(0),
@@ -179,6 +195,7 @@ impl Hammer {
         self.reach_m = bank.max_excursion_m() + self.striker.max_excursion_m();
         self.retired = false;
         self.at_rest = false;
+        self.laid_on = false;
         self.contacts = 0;
         self.samples_since_strike = 0;
         if self.tracing {
@@ -327,6 +344,7 @@ impl Hammer {
         self.striker_surface = self.striker.surface();
         self.strike(bank, 0.0, 0.0, mass_kg);
         self.position_m = bank.strike_displacement_m() - self.striker_point().0 + x_eq;
+        self.laid_on = true;
     }
 
     /// Stop the hammer where it is (the voice is being reset or released).
@@ -471,12 +489,12 @@ impl Hammer {
         let h = dt_s / contact.sub_steps as f64;
         for _ in 0..contact.sub_steps {
             self.contact_step(bank, Slot::Sub, h);
-            if contact.capture && self.settle_if_captured(bank) {
+            if contact.capture && self.settle_if_captured(bank, dt_s) {
                 return self.pickup();
             }
         }
         if self.settled_in_the_well(&contact) {
-            self.come_to_rest(bank);
+            self.come_to_rest(bank, dt_s);
             return self.pickup();
         }
         self.end_contact_if_separated(bank);
@@ -486,7 +504,7 @@ impl Hammer {
     /// In a captured contact, once the ball stops closing (the deepest compression), it comes to
     /// rest: its weight m·g stays on the object as a constant force, so the object rings on about
     /// its loaded equilibrium, and the ball is no longer integrated. Returns whether it settled.
-    fn settle_if_captured(&mut self, bank: &mut ModalBank) -> bool {
+    fn settle_if_captured(&mut self, bank: &mut ModalBank, dt_s: f64) -> bool {
         if self.velocity_m_per_s > self.contact_point().1 {
             return false;
         }
@@ -494,7 +512,7 @@ impl Hammer {
             self.stats.v_out_m_per_s = 0.0;
         }
         self.contacts += 1;
-        self.come_to_rest(bank);
+        self.come_to_rest(bank, dt_s);
         true
     }
 
@@ -513,16 +531,60 @@ impl Hammer {
     }
 
     /// The ball stops where it is, its weight m·g left on the object as a constant force: the
-    /// object rings on about its loaded equilibrium and the ball is no longer integrated.
-    pub fn come_to_rest(&mut self, bank: &mut ModalBank) {
+    /// object rings on about its loaded equilibrium and the ball is no longer integrated. Its own
+    /// modes ring on about that load, losing their vibration into the object through the
+    /// contact it lies on ([`RestingContact`]), samples of `dt_s`.
+    pub fn come_to_rest(&mut self, bank: &mut ModalBank, dt_s: f64) {
         let weight_n = self.mass_kg * self.gravity.accel_m_per_s2.max(0.0);
         bank.hold_static_force(weight_n);
-        // The striker rests on the object under the reaction: its modes ring on about that load.
         self.striker.hold_static_force(-weight_n);
+        self.lie_on(bank, weight_n, dt_s);
         self.surface = bank.surface();
         self.striker_surface = self.striker.surface();
         self.retire();
         self.at_rest = true;
+    }
+
+    /// The striker lies on the object under `weight_n` from now on: its modes lose their
+    /// vibration into the object through the contact it lies on ([`RestingContact`]: the law
+    /// linearised at the load, in series with the object's mean mobility, driven through the
+    /// striker's own), samples of `dt_s`.
+    pub fn lie_on(&mut self, bank: &ModalBank, weight_n: f64, dt_s: f64) {
+        if !(weight_n > 0.0) || self.striker.num_modes() == 0 {
+            return;
+        }
+        let contact = self.resting_contact(weight_n);
+        let (object, body) = (bank.mean_mobility(), self.striker.mean_mobility());
+        self.striker.add_strike_damper(
+            |omega| {
+                let freq_hz = omega / std::f64::consts::TAU;
+                contact.resistance_n_s_per_m(
+                    omega,
+                    object.m_per_n_s(freq_hz),
+                    body.m_per_n_s(freq_hz),
+                )
+            },
+            1.0 / dt_s,
+        );
+    }
+
+    /// The contact the ball lies on under `weight_n`: the latched law, damped as the pair's
+    /// (the target restitution's μ at [`LAID_ON_SPEED_M_PER_S`], not the creep speed's; a linear
+    /// damper's coefficient as it is).
+    fn resting_contact(&self, weight_n: f64) -> RestingContact {
+        let law = self.setup.law;
+        match (self.setup.damping, self.setup.restitution) {
+            (Damping::HuntCrossley, Some(e)) => {
+                RestingContact::hunt_crossley(law, self.mu_for(e, LAID_ON_SPEED_M_PER_S), weight_n)
+            }
+            (Damping::HuntCrossley, None) => {
+                RestingContact::hunt_crossley(law, law.mu_s_per_m, weight_n)
+            }
+            (Damping::Linear { n_s_per_m }, _) => RestingContact {
+                damping_n_s_per_m: n_s_per_m,
+                ..RestingContact::hunt_crossley(law, 0.0, weight_n)
+            },
+        }
     }
 
     /// Total energy in joules: the striker's (kinetic and vibration) + object + contact potential

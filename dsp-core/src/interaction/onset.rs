@@ -1,8 +1,8 @@
 //! A contact's life in the hammer: its onset between samples, the damping that restitutes a target e, the sub-steps that resolve it, its end and the paper's exit correction.
 
 use super::{
-    scaled_stiffness, Contact, ContactSetup, Damping, Hammer, MAX_SUBSTEPS, MIN_STEPS_PER_CONTACT,
-    RESTING_STEPS_PER_HALF_PERIOD,
+    scaled_stiffness, Contact, ContactSetup, Damping, Hammer, LAID_ON_SPEED_M_PER_S, MAX_SUBSTEPS,
+    MIN_STEPS_PER_CONTACT, RESTING_STEPS_PER_HALF_PERIOD,
 };
 use crate::analytic::Impact;
 use crate::resonator::{ModalBank, Slot};
@@ -53,7 +53,12 @@ impl Hammer {
             self.position_m -= overshoot_m;
         }
         let v_in = (self.velocity_m_per_s - w_dot).max(1e-9);
-        self.damp_for(bank, v_in);
+        let damping_speed_m_per_s = if self.laid_on {
+            LAID_ON_SPEED_M_PER_S
+        } else {
+            v_in
+        };
+        self.damp_for(bank, damping_speed_m_per_s);
         let sub_steps = self.sub_steps_for(bank, v_in, dt_s);
         bank.prepare(Slot::Sub, dt_s / sub_steps as f64);
         self.striker.prepare(Slot::Sub, dt_s / sub_steps as f64);
@@ -99,7 +104,8 @@ impl Hammer {
         self.end_contact_if_separated(bank);
     }
 
-    /// With a target restitution, the damping that restitutes it at this contact's `v_in`: μ by
+    /// With a target restitution, the damping that restitutes it at `v_in` (the contact's own, or
+    /// [`LAID_ON_SPEED_M_PER_S`] for a body laid on): μ by
     /// eq. (6) inverted (from the prepared table when it is for this e), or the linear damper's
     /// c_opt (restitution paper, eq. 49) at the reduced mass.
     fn damp_for(&mut self, bank: &ModalBank, v_in: f64) {
@@ -108,19 +114,23 @@ impl Hammer {
         };
         let law = self.setup.law;
         match self.setup.damping {
-            Damping::HuntCrossley => {
-                let (prepared_e, mu_v_in) = self.prep.restitution;
-                self.setup.law.mu_s_per_m = if e == prepared_e {
-                    mu_v_in / v_in
-                } else {
-                    mu_for_restitution(e, v_in)
-                };
-            }
+            Damping::HuntCrossley => self.setup.law.mu_s_per_m = self.mu_for(e, v_in),
             Damping::Linear { .. } => {
                 let mass_kg = self.reduced_mass_kg(bank);
                 let n_s_per_m = c_opt_n_s_per_m(e, law.stiffness, law.alpha, mass_kg, v_in);
                 self.setup.damping = Damping::Linear { n_s_per_m };
             }
+        }
+    }
+
+    /// Hunt–Crossley μ (s/m) restituting `e` at `v_in` (eq. 6 inverted; from the prepared table
+    /// when it is for this e).
+    pub(super) fn mu_for(&self, e: f64, v_in: f64) -> f64 {
+        let (prepared_e, mu_v_in) = self.prep.restitution;
+        if e == prepared_e {
+            mu_v_in / v_in
+        } else {
+            mu_for_restitution(e, v_in)
         }
     }
 
@@ -149,7 +159,7 @@ impl Hammer {
             }
             for _ in 0..sub_steps {
                 self.contact_step(bank, first_slot, h_first);
-                if capture && self.settle_if_captured(bank) {
+                if capture && self.settle_if_captured(bank, dt_s) {
                     return true;
                 }
             }

@@ -4,6 +4,7 @@ use super::*;
 use crate::analytic::Impact;
 use crate::contact::{ContactLaw, HuntCrossley};
 use crate::resonator::Mode;
+use resting::RestingContact;
 
 const FS: f64 = 44_100.0;
 
@@ -505,5 +506,47 @@ fn the_explicit_schemes_couple_two_ringing_bodies() {
                 "{method:?}: {e_out} vs {e_ref}"
             );
         }
+    }
+}
+
+/// The resting contact's stiffness is the slope of Hertz's law where it carries the weight
+/// (a central difference of k·x^α about x = (W/k)^(1/α)), and its resistance meets the
+/// series spring–dashpot–object closed forms: c on a rigid object (G = 0); without the
+/// contact's own damping, G/(G² + (ω/k_c)²), which tends to the object's 1/G as the contact
+/// stiffens, and G/((y + G)² + (ω/k_c)²) driven through a body of mobility y.
+#[test]
+fn a_resting_contact_is_the_linearised_law_in_series_with_the_object() {
+    let law = HuntCrossley {
+        stiffness: 3e9,
+        mu_s_per_m: 0.0,
+        alpha: 1.5,
+    };
+    let weight_n = 0.08;
+    let x_m = (weight_n / law.stiffness).powf(1.0 / law.alpha);
+    let dx = 1e-4 * x_m;
+    let slope = law.stiffness * ((x_m + dx).powf(1.5) - (x_m - dx).powf(1.5)) / (2.0 * dx);
+    let contact = RestingContact::hunt_crossley(law, 0.4, weight_n);
+    assert!((contact.stiffness_n_per_m / slope - 1.0).abs() < 1e-6);
+    assert!((contact.damping_n_s_per_m - 0.4 * weight_n).abs() < 1e-15);
+
+    for omega in [2e3, 2e4, 2e5] {
+        let rigid = contact.resistance_n_s_per_m(omega, 0.0, 0.0);
+        assert!((rigid / contact.damping_n_s_per_m - 1.0).abs() < 1e-12);
+        let spring = RestingContact {
+            damping_n_s_per_m: 0.0,
+            ..contact
+        };
+        let g = 2e-3;
+        let expected = g / (g * g + (omega / spring.stiffness_n_per_m).powi(2));
+        assert!((spring.resistance_n_s_per_m(omega, g, 0.0) / expected - 1.0).abs() < 1e-12);
+        // Driven through the body's own mobility y: Re{Y₂}/|y + Y₂|², Y₂ = G + jω/k_c.
+        let y = 5e-3;
+        let through = g / ((y + g).powi(2) + (omega / spring.stiffness_n_per_m).powi(2));
+        assert!((spring.resistance_n_s_per_m(omega, g, y) / through - 1.0).abs() < 1e-12);
+        let stiff = RestingContact {
+            stiffness_n_per_m: 1e6 * spring.stiffness_n_per_m,
+            ..spring
+        };
+        assert!((stiff.resistance_n_s_per_m(omega, g, 0.0) * g - 1.0).abs() < 1e-6);
     }
 }

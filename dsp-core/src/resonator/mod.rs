@@ -3,5 +3,5 @@
 mod modal_bank;
 mod objects;
 
-pub use modal_bank::{BankSetup, ModalBank, Mode, Pickup, Slot, Surface, MAX_MODES};
+pub use modal_bank::{BankSetup, MeanMobility, ModalBank, Mode, Pickup, Slot, Surface, MAX_MODES};
 pub use objects::{object_modes, ObjectKind, ObjectSpec};

@@ -55,6 +55,23 @@ impl ObjectKind {
         }
     }
 
+    /// How the count of the object's modes grows with frequency, N(f) ∝ f^b: 1 for a plate or
+    /// a shell in bending (a bell's, a glass's, above their ring frequency) and for a string, ½
+    /// for a bar in bending, 2 for a membrane (Cremer, Heckl & Petersson, *Structure-Borne
+    /// Sound*: the modal densities of beams, plates and membranes).
+    pub fn modal_count_exponent(self) -> f64 {
+        match self {
+            ObjectKind::FreeBar | ObjectKind::MarimbaBar => 0.5,
+            ObjectKind::Membrane => 2.0,
+            ObjectKind::CircularPlate
+            | ObjectKind::RectangularPlate
+            | ObjectKind::Plank
+            | ObjectKind::Bell
+            | ObjectKind::Glass
+            | ObjectKind::String => 1.0,
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<ObjectKind> {
         ObjectKind::ALL.into_iter().find(|k| k.name() == name)
     }

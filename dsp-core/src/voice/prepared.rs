@@ -258,6 +258,8 @@ impl Prepared {
             striker.modal_mass_kg,
             self.sample_rate_hz,
         );
+        self.striker
+            .set_modal_count_exponent(patch.striker.kind.modal_count_exponent());
         self.calibration = self.calibrate(patch);
     }
 
@@ -273,6 +275,7 @@ impl Prepared {
             patch.object_mass_kg,
             self.sample_rate_hz,
         );
+        self.banks[index].set_modal_count_exponent(patch.object.kind.modal_count_exponent());
         self.ready[index] = true;
     }
 

@@ -99,6 +99,36 @@ pub enum Slot {
     OneOff,
 }
 
+/// A body's point mobility averaged over frequency, real (its mean conductance): Skudrzyk's
+/// mean value n(f)/(4M), n = dN/df the modal density (Skudrzyk, "The mean-value method of
+/// predicting the dynamic response of complex vibrators", JASA 67, 1980: a finite structure's
+/// mobility averaged over frequency is the infinite structure's, 1/(8√(B·m'')) for a thin
+/// plate, Cremer, Heckl & Petersson, *Structure-Borne Sound*). See [`ModalBank::mean_mobility`].
+#[derive(Clone, Copy, Debug)]
+pub struct MeanMobility {
+    /// C in the mode count N(f) = C·f^b + D, per Hz^b.
+    count_per_hz_pow: f64,
+    /// b.
+    exponent: f64,
+    mass_kg: f64,
+}
+
+impl MeanMobility {
+    /// A body without modes: rigid.
+    pub const NONE: Self = Self {
+        count_per_hz_pow: 0.0,
+        exponent: 1.0,
+        mass_kg: 1.0,
+    };
+
+    /// The mean mobility at `freq_hz`, m/(N·s): n(f)/(4M) with n = b·C·f^(b−1), carried on
+    /// above the top mode.
+    pub fn m_per_n_s(&self, freq_hz: f64) -> f64 {
+        let b = self.exponent;
+        b * self.count_per_hz_pow * freq_hz.powf(b - 1.0) / (4.0 * self.mass_kg)
+    }
+}
+
 /// A bank's modes and their one-sample transition, without any vibration: everything a note-on
 /// needs that depends only on the object, its tuning and the sample rate. Built off the audio
 /// thread (or at a note-on, when none is ready) and loaded into a voice's bank by
@@ -118,6 +148,9 @@ pub struct BankSetup {
     pickup: [f64; MAX_MODES],
     side: [f64; MAX_MODES],
     full: Step,
+    /// How the count of the body's modes grows with frequency, N(f) ∝ f^b (see
+    /// [`ModalBank::mean_mobility`]).
+    count_exponent: f64,
 }
 
 /// A bank of linear modes driven by one point force and read at one pickup.
@@ -175,7 +208,14 @@ impl BankSetup {
             pickup: zero,
             side: zero,
             full: Step::default(),
+            count_exponent: 1.0,
         }
+    }
+
+    /// How the count of the modes grows with frequency, N(f) ∝ f^`exponent` (1 unless set: a
+    /// plate's; see [`crate::resonator::ObjectKind::modal_count_exponent`]).
+    pub fn set_modal_count_exponent(&mut self, exponent: f64) {
+        self.count_exponent = exponent;
     }
 
     /// Set the modes and the modal mass `mass_kg`, sampled at `sample_rate_hz`. Modes at or above
@@ -265,6 +305,7 @@ impl BankSetup {
         self.pickup[..n].copy_from_slice(&from.pickup[..n]);
         self.side[..n].copy_from_slice(&from.side[..n]);
         self.full.copy_lanes(&from.full, n);
+        self.count_exponent = from.count_exponent;
     }
 }
 
@@ -337,6 +378,48 @@ impl ModalBank {
         let parked = &mut self.parked_sigma[i];
         if !parked.is_nan() {
             *parked = parked.max(sigma);
+        }
+    }
+
+    /// A dashpot at the strike point from now on, of resistance `resistance_n_s_per_m(ω₀)` at
+    /// each mode's undamped angular frequency: mode i's decay rate rises by φᵢ²·R/(2M), the power
+    /// R·v² it draws from the mode over twice the mode's energy (light damping: the coupling it
+    /// adds between modes is left out), up to critical ([`ModalBank::damp_mode`]). The vibration
+    /// is kept; costs the one-sample transition.
+    pub fn add_strike_damper(
+        &mut self,
+        resistance_n_s_per_m: impl Fn(f64) -> f64,
+        sample_rate_hz: f64,
+    ) {
+        for i in 0..self.setup.num_modes {
+            let shape = self.setup.strike[i];
+            let added = shape * shape * resistance_n_s_per_m(self.setup.omega0_sq[i].sqrt())
+                / (2.0 * self.setup.mass_kg);
+            if added > 0.0 {
+                self.damp_mode(i, self.setup.sigma[i] + added);
+            }
+        }
+        self.retransition(sample_rate_hz, false);
+    }
+
+    /// The body's point mobility averaged over frequency (see [`MeanMobility`]), from the modes in
+    /// use: its modal density follows the count's law N(f) = C·f^b + D (b set with the modes,
+    /// see [`BankSetup::set_modal_count_exponent`]; D takes up what the edges add or remove), C
+    /// from the count in the top octave below the top mode f_top,
+    /// N(f_top) − N(f_top/2) = C·f_top^b·(1 − 2^(−b)). None with no modes.
+    pub fn mean_mobility(&self) -> MeanMobility {
+        let n = self.setup.num_modes;
+        let freq_of = |i: usize| self.setup.omega0_sq[i].sqrt() / std::f64::consts::TAU;
+        let top_hz = (0..n).map(freq_of).fold(0.0, f64::max);
+        let exponent = self.setup.count_exponent;
+        if !(top_hz > 0.0) {
+            return MeanMobility::NONE;
+        }
+        let top_octave = (0..n).filter(|&i| freq_of(i) > 0.5 * top_hz).count() as f64;
+        MeanMobility {
+            count_per_hz_pow: top_octave / (top_hz.powf(exponent) * (1.0 - 0.5f64.powf(exponent))),
+            exponent,
+            mass_kg: self.setup.mass_kg,
         }
     }
 
@@ -629,6 +712,19 @@ impl ModalBank {
             .map(|i| self.setup.strike[i] * self.setup.strike[i] / self.setup.omega0_sq[i])
             .sum();
         (2.0 * self.energy_j() / self.setup.mass_kg * compliance).sqrt()
+    }
+
+    /// The fastest decay rate σ (1/s) among the modes holding at least `min_energy_j` of
+    /// vibration, ½M(q̇ᵢ² + ω₀ᵢ²qᵢ²); 0 if none does.
+    pub fn fastest_decay_per_s(&self, min_energy_j: f64) -> f64 {
+        let setup = &self.setup;
+        (0..setup.num_modes)
+            .filter(|&i| {
+                let (q, p) = (self.q[i], self.p[i]);
+                0.5 * setup.mass_kg * (p * p + setup.omega0_sq[i] * q * q) >= min_energy_j
+            })
+            .map(|i| setup.sigma[i])
+            .fold(0.0, f64::max)
     }
 
     /// Modal mass in kg.

@@ -142,6 +142,9 @@ pub(in crate::voice) struct DropPlay {
     finished: bool,
     /// Note-off with lift: no contact starts after the current one.
     lifted: bool,
+    /// The body rests on the floor after its last micro-impact (not from a lasting contact, whose
+    /// end at rest lays it down): its vibration drains into the floor.
+    lying: bool,
     /// Every micro-impact struck since the note-on, for tests and tools (capacity
     /// [`MAX_RECORDED`]).
     pub record: [MicroImpact; MAX_RECORDED],
@@ -191,6 +194,7 @@ impl DropPlay {
             gravity_m_per_s2: 9.81,
             finished: true,
             lifted: false,
+            lying: false,
             record: [MicroImpact::default(); MAX_RECORDED],
             recorded: 0,
             struck: 0,
@@ -242,6 +246,7 @@ impl DropPlay {
         self.trial.set_prepared(contact);
         self.finished = false;
         self.lifted = false;
+        self.lying = false;
         self.recorded = 0;
         self.struck = 0;
         self.open = None;
@@ -307,6 +312,11 @@ impl DropPlay {
         if self.lasting.is_none() && !hammer.is_retired() && self.micro_impact_over(hammer) {
             self.close(hammer);
             hammer.retire();
+        }
+        let last_impact_over = self.queued == 0 && hammer.is_retired() && !hammer.is_at_rest();
+        if self.scene.at_rest && last_impact_over && !self.lifted && !self.lying {
+            self.lying = true;
+            hammer.lie_on(bank, self.scene.body.mass_kg * self.gravity_m_per_s2, dt_s);
         }
         // The next impact due, once the micro-impact before it is over, its re-contacts
         // included (at most [`TRIAL_MAX_S`] after its strike): cut short, it would deliver less
@@ -595,7 +605,7 @@ impl DropPlay {
             if self.lasting.take().is_some() {
                 if self.scene.at_rest {
                     // At rest: its load stays on the floor, which rings on about it.
-                    hammer.come_to_rest(bank);
+                    hammer.come_to_rest(bank, dt_s);
                 } else {
                     // Lifted off into flight.
                     hammer.retire();
