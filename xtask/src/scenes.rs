@@ -5,7 +5,7 @@
 use crate::media::{self, FS};
 use anyhow::Result;
 use std::path::{Path, PathBuf};
-use urto_dsp::body::{StrikerKind, StrikerSpec, MAX_STRIKER_MODES};
+use urto_dsp::body::{Grip, StrikerKind, StrikerSpec, MAX_STRIKER_MODES};
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::integrate::Method;
 use urto_dsp::interaction::{ContactSetup, Gravity, Hammer};
@@ -115,28 +115,31 @@ fn scenes() -> Vec<Scene> {
 /// The two-body scenes and their spectrograms' titles: a striker with modes of its own on an
 /// object, the contact from the two materials, struck once at 0.5 m/s.
 fn two_body_scenes() -> Vec<(Scene, &'static str)> {
-    let spec = |kind, material: &str, size_m| StrikerSpec {
-        kind,
-        material: by_id(material).unwrap_or(&MATERIALS[0]),
-        size_m,
+    let spec = |kind, material: &str, size_m, grip| {
+        let striker = StrikerSpec {
+            kind,
+            material: by_id(material).unwrap_or(&MATERIALS[0]),
+            size_m,
+        };
+        (striker, grip)
     };
     vec![
         (
             two_body(
                 "teaspoon-on-wine-glass",
-                spec(StrikerKind::Rod, "steel", 0.12),
+                spec(StrikerKind::Rod, "steel", 0.12, Grip::Loose),
                 0.3,
                 ObjectKind::Glass,
                 "glass",
                 660.0,
                 3.0,
             ),
-            "A steel teaspoon (a 12 cm rod) on a wine glass at 660 Hz",
+            "A steel teaspoon (a 12 cm rod), held loosely, on a wine glass at 660 Hz",
         ),
         (
             two_body(
                 "teaspoon-on-wine-glass-glass-only",
-                spec(StrikerKind::Rod, "steel", 0.12),
+                spec(StrikerKind::Rod, "steel", 0.12, Grip::Loose),
                 0.0,
                 ObjectKind::Glass,
                 "glass",
@@ -148,7 +151,7 @@ fn two_body_scenes() -> Vec<(Scene, &'static str)> {
         (
             two_body(
                 "steel-ball-on-steel-plate",
-                spec(StrikerKind::Ball, "steel", 0.015),
+                spec(StrikerKind::Ball, "steel", 0.015, Grip::Free),
                 1.0,
                 ObjectKind::CircularPlate,
                 "steel",
@@ -160,7 +163,7 @@ fn two_body_scenes() -> Vec<(Scene, &'static str)> {
         (
             two_body(
                 "glass-marble-on-ceramic-tile",
-                spec(StrikerKind::Ball, "glass", 0.008),
+                spec(StrikerKind::Ball, "glass", 0.008, Grip::Free),
                 1.0,
                 ObjectKind::RectangularPlate,
                 "ceramic",
@@ -172,19 +175,19 @@ fn two_body_scenes() -> Vec<(Scene, &'static str)> {
         (
             two_body(
                 "wooden-stick-on-glass-bottle",
-                spec(StrikerKind::Rod, "maple", 0.3),
+                spec(StrikerKind::Rod, "maple", 0.3, Grip::Firm),
                 0.5,
                 ObjectKind::Glass,
                 "glass",
                 420.0,
                 1.5,
             ),
-            "A maple stick (30 cm) on a glass bottle at 420 Hz",
+            "A maple stick (30 cm), held firmly, on a glass bottle at 420 Hz",
         ),
         (
             two_body(
                 "rubber-ball-on-oak-plank",
-                spec(StrikerKind::Ball, "soft-rubber", 0.03),
+                spec(StrikerKind::Ball, "soft-rubber", 0.03, Grip::Free),
                 1.0,
                 ObjectKind::Plank,
                 "oak",
@@ -196,12 +199,12 @@ fn two_body_scenes() -> Vec<(Scene, &'static str)> {
     ]
 }
 
-/// `striker` strikes an object of `object_kind` and `object_material` at `f0_hz` with
-/// fundamental T60 `t60_s`, the contact from the two materials, the striker's own modes heard at
-/// `striker_level`.
+/// A striker, held with its grip, strikes an object of `object_kind` and `object_material` at
+/// `f0_hz` with fundamental T60 `t60_s`, the contact from the two materials, the striker's own
+/// modes heard at `striker_level`.
 fn two_body(
     name: &'static str,
-    striker: StrikerSpec,
+    (striker, grip): (StrikerSpec, Grip),
     striker_level: f64,
     object_kind: ObjectKind,
     object_material: &str,
@@ -210,6 +213,7 @@ fn two_body(
 ) -> Scene {
     let mut patch = Patch {
         striker,
+        grip,
         striker_level,
         object_material: by_id(object_material).unwrap_or(&MATERIALS[0]),
         contact_from_materials: true,

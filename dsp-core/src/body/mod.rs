@@ -8,9 +8,11 @@
 //! contact point is Σ φᵢ²/(M_bank·(ωᵢ² − ω²)).
 
 mod dropped;
+mod grip;
 pub mod sphere;
 
 pub use dropped::DropBody;
+pub use grip::Grip;
 
 use crate::material::{
     effective_modulus_pa, free_bar_fundamental_hz, free_disc_fundamental_hz, hertz_stiffness,
@@ -202,11 +204,12 @@ impl StrikerSpec {
                     MALLET_STICK_LENGTH_M,
                     MALLET_STICK_THICKNESS_M,
                     stick_scale,
+                    0.0,
                     &mut out[head..],
                 );
                 sort_by_frequency(out, head + stick)
             }
-            StrikerKind::Rod => bar_modes(material, size_m, self.rod_section_m().0, 1.0, out),
+            StrikerKind::Rod => bar_modes(material, size_m, self.rod_section_m().0, 1.0, 0.0, out),
             StrikerKind::Coin => coin_modes(material, size_m, self.coin_thickness_m(), out),
         };
         StrikerBody {
@@ -287,14 +290,16 @@ fn ball_modes(material: &Material, radius_m: f64, scale: f64, out: &mut [Mode]) 
     n
 }
 
-/// A free–free bar of `length_m` and `thickness_m` in `material` struck across at one end: the
-/// bar's table modes (Euler–Bernoulli), whose shapes, 1 at the ends in the table, are 2 there
-/// once normalised to the bar's mass (∫φ²dx = L); times `scale`.
+/// A free–free bar of `length_m` and `thickness_m` in `material` struck across at `at` (a
+/// fraction of its length from the struck end; 0 for the end): the bar's table modes
+/// (Euler–Bernoulli), whose shapes, 1 at the ends in the table, are 2 there once normalised to
+/// the bar's mass (∫φ²dx = L); times `scale`.
 fn bar_modes(
     material: &Material,
     length_m: f64,
     thickness_m: f64,
     scale: f64,
+    at: f64,
     out: &mut [Mode],
 ) -> usize {
     let f0_hz = free_bar_fundamental_hz(material, length_m, thickness_m);
@@ -306,9 +311,9 @@ fn bar_modes(
         t60_s: t60_from_loss_factor_s(material.loss_factor, f0_hz),
         damping_slope: 0.5,
         stretch: 0.0,
-        strike_position: 0.0,
-        pickup_position: 0.0,
-        right_pickup_position: 0.0,
+        strike_position: at,
+        pickup_position: at,
+        right_pickup_position: at,
     };
     let mut table = [Mode::SILENT; MAX_MODES];
     let n = object_modes(&spec, &mut table).min(out.len());

@@ -1,6 +1,6 @@
 //! The patch: the plain settings a block hands to the engine — contact, bodies, level, stereo, and each play mode's own.
 
-use crate::body::{DropBody, StrikerKind, StrikerSpec};
+use crate::body::{DropBody, Grip, StrikerKind, StrikerSpec};
 use crate::contact::HuntCrossley;
 use crate::integrate::Method;
 use crate::interaction::{ContactSetup, Damping, Gravity};
@@ -183,6 +183,8 @@ pub struct Patch {
     /// The striker's own ringing mixed into the output: its pickup velocity times this is added
     /// to the object's (0: only the object is heard).
     pub striker_level: f64,
+    /// How a hand holds the striker (its fingers damp its modes where they hold it).
+    pub grip: Grip,
     /// What the object is made of: with `contact_from_materials`, the contact's stiffness and
     /// restitution follow from it and the striker's material.
     pub object_material: &'static Material,
@@ -243,6 +245,7 @@ impl Default for Patch {
                 size_m: 0.01,
             },
             striker_level: 0.5,
+            grip: Grip::Free,
             object_material: &MATERIALS[0],
             contact_from_materials: false,
             physical_tuning: false,

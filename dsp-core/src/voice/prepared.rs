@@ -253,6 +253,9 @@ impl Prepared {
         let striker = patch
             .striker
             .body(patch.hammer_mass_kg, &mut self.modes[..]);
+        patch
+            .striker
+            .hold(patch.grip, &striker, &mut self.modes[..]);
         self.striker.set(
             &self.modes[..striker.num_modes],
             striker.modal_mass_kg,

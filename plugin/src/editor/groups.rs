@@ -103,6 +103,7 @@ fn striker(ui: &mut egui::Ui, p: &UrtoParams, setter: &ParamSetter) {
             "Level",
             ParamSlider::for_param(&p.striker.striker_level, setter),
         );
+        row(ui, "Grip", ParamSlider::for_param(&p.striker.grip, setter));
         row(
             ui,
             "Mass (point mass)",

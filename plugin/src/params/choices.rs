@@ -2,7 +2,7 @@
 
 use nice_plug::prelude::*;
 use urto_dsp::body::DropBody;
-use urto_dsp::body::StrikerKind;
+use urto_dsp::body::{Grip, StrikerKind};
 use urto_dsp::integrate::Method;
 use urto_dsp::material::{Material, MATERIALS};
 use urto_dsp::resonator::ObjectKind;
@@ -84,6 +84,30 @@ impl StrikerChoice {
             StrikerChoice::Mallet => StrikerKind::Mallet,
             StrikerChoice::Rod => StrikerKind::Rod,
             StrikerChoice::Coin => StrikerKind::Coin,
+        }
+    }
+}
+
+/// How a hand holds the striker ([`Grip`]); variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GripChoice {
+    #[id = "free"]
+    #[name = "Free"]
+    Free,
+    #[id = "loose"]
+    #[name = "Loose (two fingertips)"]
+    Loose,
+    #[id = "firm"]
+    #[name = "Firm (hand)"]
+    Firm,
+}
+
+impl GripChoice {
+    pub(super) fn grip(self) -> Grip {
+        match self {
+            GripChoice::Free => Grip::Free,
+            GripChoice::Loose => Grip::Loose,
+            GripChoice::Firm => Grip::Firm,
         }
     }
 }

@@ -1,6 +1,6 @@
-//! The striker group: what strikes, its material, size, mass and level.
+//! The striker group: what strikes, its material, size, mass, level and grip.
 
-use super::choices::{MaterialChoice, StrikerChoice};
+use super::choices::{GripChoice, MaterialChoice, StrikerChoice};
 use super::{float, ids, linear, log_float, pow10, skewed, v, Kind, PresetKey};
 use nice_plug::prelude::*;
 use urto_dsp::body::StrikerSpec;
@@ -22,6 +22,9 @@ pub struct StrikerParams {
     /// The striker's own ringing in the mix (0: only the object).
     #[id = "striker-level"]
     pub striker_level: FloatParam,
+    /// How a hand holds the striker: its fingers damp the striker's modes where they hold it.
+    #[id = "grip"]
+    pub grip: EnumParam<GripChoice>,
     /// k, α and the restitution from the two materials (Hertz) instead of the raw knobs.
     #[id = "contact-from-materials"]
     pub contact_from_materials: BoolParam,
@@ -42,6 +45,7 @@ impl Default for StrikerParams {
                 4,
             ),
             striker_level: float("Striker level", d.striker_level, linear(0.0, 1.0), "", 2),
+            grip: EnumParam::new("Grip", GripChoice::Free),
             contact_from_materials: BoolParam::new(
                 "Contact from materials",
                 d.contact_from_materials,
@@ -60,6 +64,7 @@ impl StrikerParams {
             size_m: v(&self.striker_size_m),
         };
         patch.striker_level = v(&self.striker_level);
+        patch.grip = self.grip.value().grip();
         patch.contact_from_materials = self.contact_from_materials.value();
     }
 
@@ -75,6 +80,7 @@ impl StrikerParams {
             ),
             PresetKey::new("striker_size_m", "striker-size", Kind::Float),
             PresetKey::new("striker_level", "striker-level", Kind::Float),
+            PresetKey::new("grip", "grip", Kind::Enum(ids::<GripChoice>())),
             PresetKey::new(
                 "contact_from_materials",
                 "contact-from-materials",
