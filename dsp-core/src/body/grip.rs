@@ -44,11 +44,15 @@ impl StrikerSpec {
     /// wrote them into `body`) the loss of a damper of the grip's resistance R spread over the
     /// held span, σᵢ += ⟨ψᵢ²⟩·R/(2M) (⟨ψᵢ²⟩ the mean square over the span of the mode's shape,
     /// normalised to the bank's modal mass M; the power R·⟨v²⟩ over twice the mode's energy),
-    /// up to critical damping, as a shorter T60. A rod and a mallet's stick are held at the end
+    /// as a shorter T60, σ at most the mode's (damped) angular frequency ω: a damping ratio of
+    /// 1/√2, past which it hardly rings as a mode. A rod and a mallet's stick are held at the end
     /// of the handle; a coin by its rim opposite the strike, where its modes' shapes are the
     /// strike point's, cos(m·π)·J_m(κ) = ±J_m(κ); a ball or a point mass is never held.
     pub fn hold(&self, grip: Grip, body: &StrikerBody, modes: &mut [Mode]) {
         let resistance_n_s_per_m = grip.resistance_n_s_per_m();
+        if resistance_n_s_per_m == 0.0 {
+            return;
+        }
         let modes = &mut modes[..body.num_modes];
         let mut held = [0.0; MAX_MODES];
         match self.kind {

@@ -196,6 +196,8 @@ impl Hammer {
         self.retired = false;
         self.at_rest = false;
         self.laid_on = false;
+        // Struck again, it no longer lies on the object.
+        self.striker.remove_strike_damper();
         self.contacts = 0;
         self.samples_since_strike = 0;
         if self.tracing {
@@ -489,12 +491,12 @@ impl Hammer {
         let h = dt_s / contact.sub_steps as f64;
         for _ in 0..contact.sub_steps {
             self.contact_step(bank, Slot::Sub, h);
-            if contact.capture && self.settle_if_captured(bank, dt_s) {
+            if contact.capture && self.settle_if_captured(bank) {
                 return self.pickup();
             }
         }
         if self.settled_in_the_well(&contact) {
-            self.come_to_rest(bank, dt_s);
+            self.come_to_rest(bank);
             return self.pickup();
         }
         self.end_contact_if_separated(bank);
@@ -504,7 +506,7 @@ impl Hammer {
     /// In a captured contact, once the ball stops closing (the deepest compression), it comes to
     /// rest: its weight m·g stays on the object as a constant force, so the object rings on about
     /// its loaded equilibrium, and the ball is no longer integrated. Returns whether it settled.
-    fn settle_if_captured(&mut self, bank: &mut ModalBank, dt_s: f64) -> bool {
+    fn settle_if_captured(&mut self, bank: &mut ModalBank) -> bool {
         if self.velocity_m_per_s > self.contact_point().1 {
             return false;
         }
@@ -512,7 +514,7 @@ impl Hammer {
             self.stats.v_out_m_per_s = 0.0;
         }
         self.contacts += 1;
-        self.come_to_rest(bank, dt_s);
+        self.come_to_rest(bank);
         true
     }
 
@@ -533,12 +535,12 @@ impl Hammer {
     /// The ball stops where it is, its weight m·g left on the object as a constant force: the
     /// object rings on about its loaded equilibrium and the ball is no longer integrated. Its own
     /// modes ring on about that load, losing their vibration into the object through the
-    /// contact it lies on ([`RestingContact`]), samples of `dt_s`.
-    pub fn come_to_rest(&mut self, bank: &mut ModalBank, dt_s: f64) {
+    /// contact it lies on ([`RestingContact`]).
+    pub fn come_to_rest(&mut self, bank: &mut ModalBank) {
         let weight_n = self.mass_kg * self.gravity.accel_m_per_s2.max(0.0);
         bank.hold_static_force(weight_n);
         self.striker.hold_static_force(-weight_n);
-        self.lie_on(bank, weight_n, dt_s);
+        self.lie_on(bank, weight_n);
         self.surface = bank.surface();
         self.striker_surface = self.striker.surface();
         self.retire();
@@ -548,24 +550,17 @@ impl Hammer {
     /// The striker lies on the object under `weight_n` from now on: its modes lose their
     /// vibration into the object through the contact it lies on ([`RestingContact`]: the law
     /// linearised at the load, in series with the object's mean mobility, driven through the
-    /// striker's own), samples of `dt_s`.
-    pub fn lie_on(&mut self, bank: &ModalBank, weight_n: f64, dt_s: f64) {
+    /// striker's own).
+    pub fn lie_on(&mut self, bank: &ModalBank, weight_n: f64) {
         if !(weight_n > 0.0) || self.striker.num_modes() == 0 {
             return;
         }
         let contact = self.resting_contact(weight_n);
         let (object, body) = (bank.mean_mobility(), self.striker.mean_mobility());
-        self.striker.add_strike_damper(
-            |omega| {
-                let freq_hz = omega / std::f64::consts::TAU;
-                contact.resistance_n_s_per_m(
-                    omega,
-                    object.m_per_n_s(freq_hz),
-                    body.m_per_n_s(freq_hz),
-                )
-            },
-            1.0 / dt_s,
-        );
+        self.striker.add_strike_damper(|omega| {
+            let freq_hz = omega / std::f64::consts::TAU;
+            contact.resistance_n_s_per_m(omega, object.m_per_n_s(freq_hz), body.m_per_n_s(freq_hz))
+        });
     }
 
     /// The contact the ball lies on under `weight_n`: the latched law, damped as the pair's

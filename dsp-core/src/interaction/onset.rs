@@ -159,7 +159,7 @@ impl Hammer {
             }
             for _ in 0..sub_steps {
                 self.contact_step(bank, first_slot, h_first);
-                if capture && self.settle_if_captured(bank, dt_s) {
+                if capture && self.settle_if_captured(bank) {
                     return true;
                 }
             }

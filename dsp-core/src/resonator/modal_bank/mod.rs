@@ -148,6 +148,8 @@ pub struct BankSetup {
     pickup: [f64; MAX_MODES],
     side: [f64; MAX_MODES],
     full: Step,
+    /// The step of `full`, s (one sample).
+    full_dt_s: f64,
     /// How the count of the body's modes grows with frequency, N(f) ∝ f^b (see
     /// [`ModalBank::mean_mobility`]).
     count_exponent: f64,
@@ -167,6 +169,9 @@ pub struct ModalBank {
     /// The decay rate (1/s) of a mode a retune pushed to Nyquist had before it was damped there,
     /// given back when a retune brings it down again; NaN for a mode below Nyquist.
     parked_sigma: [f64; MAX_MODES],
+    /// The decay rates (1/s) the modes had before [`ModalBank::add_strike_damper`] while a
+    /// damper is on.
+    undamped_sigma: Option<[f64; MAX_MODES]>,
     /// Displacement in metres and velocity in m/s of each mode's coordinate.
     q: [f64; MAX_MODES],
     p: [f64; MAX_MODES],
@@ -208,6 +213,7 @@ impl BankSetup {
             pickup: zero,
             side: zero,
             full: Step::default(),
+            full_dt_s: f64::NAN,
             count_exponent: 1.0,
         }
     }
@@ -247,8 +253,9 @@ impl BankSetup {
         }
         self.num_modes = n;
         self.skipped_modes = skipped;
+        self.full_dt_s = 1.0 / sample_rate_hz;
         let mut full = std::mem::take(&mut self.full);
-        self.transition(1.0 / sample_rate_hz, &mut full);
+        self.transition(self.full_dt_s, &mut full);
         self.full = full;
     }
 
@@ -305,6 +312,7 @@ impl BankSetup {
         self.pickup[..n].copy_from_slice(&from.pickup[..n]);
         self.side[..n].copy_from_slice(&from.side[..n]);
         self.full.copy_lanes(&from.full, n);
+        self.full_dt_s = from.full_dt_s;
         self.count_exponent = from.count_exponent;
     }
 }
@@ -332,6 +340,7 @@ impl ModalBank {
             setup: BankSetup::new(mass_kg),
             loaded_omega0: [0.0; MAX_MODES],
             parked_sigma: [f64::NAN; MAX_MODES],
+            undamped_sigma: None,
             q: [0.0; MAX_MODES],
             p: [0.0; MAX_MODES],
             sub: Step::default(),
@@ -382,44 +391,59 @@ impl ModalBank {
     }
 
     /// A dashpot at the strike point from now on, of resistance `resistance_n_s_per_m(ω₀)` at
-    /// each mode's undamped angular frequency: mode i's decay rate rises by φᵢ²·R/(2M), the power
-    /// R·v² it draws from the mode over twice the mode's energy (light damping: the coupling it
-    /// adds between modes is left out), up to critical ([`ModalBank::damp_mode`]). The vibration
-    /// is kept; costs the one-sample transition.
-    pub fn add_strike_damper(
-        &mut self,
-        resistance_n_s_per_m: impl Fn(f64) -> f64,
-        sample_rate_hz: f64,
-    ) {
-        for i in 0..self.setup.num_modes {
+    /// each mode's undamped angular frequency, in place of any put there before: mode i's decay
+    /// rate rises by φᵢ²·R/(2M) over what it had without one, the power R·v² it draws from the
+    /// mode over twice the mode's energy (light damping: the coupling it adds between modes is
+    /// left out), up to critical ([`ModalBank::damp_mode`]). The vibration is kept; costs the
+    /// one-sample transition. [`ModalBank::remove_strike_damper`] takes it away.
+    pub fn add_strike_damper(&mut self, resistance_n_s_per_m: impl Fn(f64) -> f64) {
+        let before = *self.undamped_sigma.get_or_insert(self.setup.sigma);
+        for (i, &sigma) in before.iter().enumerate().take(self.setup.num_modes) {
             let shape = self.setup.strike[i];
             let added = shape * shape * resistance_n_s_per_m(self.setup.omega0_sq[i].sqrt())
                 / (2.0 * self.setup.mass_kg);
+            self.setup.sigma[i] = sigma;
             if added > 0.0 {
-                self.damp_mode(i, self.setup.sigma[i] + added);
+                self.damp_mode(i, sigma + added);
             }
         }
-        self.retransition(sample_rate_hz, false);
+        self.retransition(1.0 / self.setup.full_dt_s, false);
     }
 
-    /// The body's point mobility averaged over frequency (see [`MeanMobility`]), from the modes in
-    /// use: its modal density follows the count's law N(f) = C·f^b + D (b set with the modes,
-    /// see [`BankSetup::set_modal_count_exponent`]; D takes up what the edges add or remove), C
-    /// from the count in the top octave below the top mode f_top,
-    /// N(f_top) − N(f_top/2) = C·f_top^b·(1 − 2^(−b)). None with no modes.
+    /// Take away the damper of [`ModalBank::add_strike_damper`], if one is on: the modes decay
+    /// as they did before it.
+    pub fn remove_strike_damper(&mut self) {
+        if let Some(before) = self.undamped_sigma.take() {
+            let n = self.setup.num_modes;
+            self.setup.sigma[..n].copy_from_slice(&before[..n]);
+            self.retransition(1.0 / self.setup.full_dt_s, false);
+        }
+    }
+
+    /// The body's point mobility at the strike point averaged over frequency (see
+    /// [`MeanMobility`]), from the modes in use: each mode counts by its shape's square there
+    /// (φ² = 1 on average over the body; 4 at a bar's end, which is four times as mobile as its
+    /// middle, Cremer, Heckl & Petersson). The count so weighted follows N(f) = C·f^b + D (b set
+    /// with the modes, see [`BankSetup::set_modal_count_exponent`]; D takes up what the edges
+    /// add or remove), C from the top octave below the top mode f_top,
+    /// N(f_top) − N(f_top/2) = C·f_top^b·(1 − 2^(−b)). [`MeanMobility::NONE`] with no modes.
     pub fn mean_mobility(&self) -> MeanMobility {
-        let n = self.setup.num_modes;
-        let freq_of = |i: usize| self.setup.omega0_sq[i].sqrt() / std::f64::consts::TAU;
-        let top_hz = (0..n).map(freq_of).fold(0.0, f64::max);
-        let exponent = self.setup.count_exponent;
+        let setup = &self.setup;
+        let freq_of = |i: usize| setup.omega0_sq[i].sqrt() / std::f64::consts::TAU;
+        let modes = 0..setup.num_modes;
+        let top_hz = modes.clone().map(freq_of).fold(0.0, f64::max);
         if !(top_hz > 0.0) {
             return MeanMobility::NONE;
         }
-        let top_octave = (0..n).filter(|&i| freq_of(i) > 0.5 * top_hz).count() as f64;
+        let top_octave: f64 = modes
+            .filter(|&i| freq_of(i) > 0.5 * top_hz)
+            .map(|i| setup.strike[i] * setup.strike[i])
+            .sum();
+        let exponent = setup.count_exponent;
         MeanMobility {
             count_per_hz_pow: top_octave / (top_hz.powf(exponent) * (1.0 - 0.5f64.powf(exponent))),
             exponent,
-            mass_kg: self.setup.mass_kg,
+            mass_kg: setup.mass_kg,
         }
     }
 
@@ -501,6 +525,7 @@ impl ModalBank {
         self.setup.set(modes, mass_kg, sample_rate_hz);
         self.loaded_omega0 = self.setup.omega0_sq.map(f64::sqrt);
         self.parked_sigma = [f64::NAN; MAX_MODES];
+        self.undamped_sigma = None;
         self.sub_dt_s = f64::NAN;
         self.reset();
     }
@@ -517,6 +542,7 @@ impl ModalBank {
             *loaded = w0_sq.sqrt();
         }
         self.parked_sigma[..n].fill(f64::NAN);
+        self.undamped_sigma = None;
         self.sub_dt_s = f64::NAN;
         self.reset();
     }
@@ -589,6 +615,7 @@ impl ModalBank {
         self.setup.copy_lanes(&from.setup);
         self.loaded_omega0[..n].copy_from_slice(&from.loaded_omega0[..n]);
         self.parked_sigma[..n].copy_from_slice(&from.parked_sigma[..n]);
+        self.undamped_sigma = from.undamped_sigma;
         self.sub_dt_s = f64::NAN;
         self.copy_vibration(from);
     }
@@ -716,6 +743,7 @@ impl ModalBank {
 
     /// The fastest decay rate σ (1/s) among the modes holding at least `min_energy_j` of
     /// vibration, ½M(q̇ᵢ² + ω₀ᵢ²qᵢ²); 0 if none does.
+    #[cfg(test)]
     pub fn fastest_decay_per_s(&self, min_energy_j: f64) -> f64 {
         let setup = &self.setup;
         (0..setup.num_modes)

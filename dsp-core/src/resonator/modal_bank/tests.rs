@@ -241,7 +241,8 @@ fn the_mean_mobility_of_a_plates_modes_is_the_infinite_plates() {
 }
 
 /// A dashpot R at the strike point takes a lone mode's energy at the rate φ²·R/M (the decay
-/// rate σ rises by φ²·R/(2M)): measured from the energy after 0.1 s of ringing.
+/// rate σ rises by φ²·R/(2M)): measured from the energy after 0.1 s of ringing; a second one
+/// replaces the first, and taken away the mode decays by its own T60 again.
 #[test]
 fn a_strike_point_damper_adds_its_decay_rate() {
     let (t60_s, shape, resistance) = (2.0, 0.7, 0.05);
@@ -255,17 +256,34 @@ fn a_strike_point_damper_adds_its_decay_rate() {
     };
     bank.set_modes(&[mode], FS);
     bank.advance(Slot::Full, 1.0);
-    bank.add_strike_damper(|_| resistance, FS);
-    let e0 = bank.energy_j();
-    let samples = (0.1 * FS) as usize;
-    for _ in 0..samples {
-        bank.ring();
-    }
-    let measured = -(bank.energy_j() / e0).ln() / (2.0 * samples as f64 / FS);
-    let expected = 1000f64.ln() / t60_s + shape * shape * resistance / (2.0 * bank.mass_kg());
+    bank.add_strike_damper(|_| resistance);
+    let decay_rate = |bank: &mut ModalBank| {
+        let e0 = bank.energy_j();
+        let samples = (0.1 * FS) as usize;
+        for _ in 0..samples {
+            bank.ring();
+        }
+        -(bank.energy_j() / e0).ln() / (2.0 * samples as f64 / FS)
+    };
+    let own = 1000f64.ln() / t60_s;
+    let expected = own + shape * shape * resistance / (2.0 * bank.mass_kg());
     // The energy of a damped mode ripples at twice its frequency about the exponential.
+    let measured = decay_rate(&mut bank);
     assert!(
         (measured / expected - 1.0).abs() < 0.01,
         "σ {measured:.4}/s, expected {expected:.4}/s"
+    );
+    // A second damper takes the first's place; taken away, the mode decays as its own.
+    bank.add_strike_damper(|_| resistance);
+    let measured = decay_rate(&mut bank);
+    assert!(
+        (measured / expected - 1.0).abs() < 0.01,
+        "σ {measured:.4}/s twice"
+    );
+    bank.remove_strike_damper();
+    let measured = decay_rate(&mut bank);
+    assert!(
+        (measured / own - 1.0).abs() < 0.01,
+        "σ {measured:.4}/s, its own {own:.4}/s"
     );
 }

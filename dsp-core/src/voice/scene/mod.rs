@@ -7,7 +7,7 @@
 use super::bodies::Bodies;
 use super::patch::{Patch, PlayMode};
 use super::prepared::Strike;
-use crate::body::object_fundamental_hz;
+use crate::body::{object_fundamental_hz, Grip};
 use crate::interaction::ContactPrep;
 use crate::resonator::ObjectSpec;
 
@@ -141,6 +141,12 @@ impl PlayMode {
         matches!(self, PlayMode::Bounce | PlayMode::Roll)
     }
 
+    /// Whether a hand holds the striker: a hammer that strikes and flies back (not a ball let
+    /// fall or set rolling, nor a tumbling body, which nothing holds).
+    pub(super) fn holds_striker(self) -> bool {
+        matches!(self, PlayMode::Strike)
+    }
+
     /// The contact this mode sets up for `patch` in place of the patch's own (the resolved
     /// `patch` so far; see [`Patch::resolved`]), if it sets one.
     pub(super) fn own_contact(self, patch: &Patch) -> Option<Patch> {
@@ -164,9 +170,12 @@ impl Patch {
     /// each contact's damping restitutes the pair's coefficient e (eq. 6 inverted at the
     /// contact's own speed), the smaller of the two materials' typical ones. With
     /// `physical_tuning`, every note strikes the object its material and size tune (where they
-    /// do). Cheap: once per block.
+    /// do). Only a striker that strikes is held ([`Patch::grip`]). Cheap: once per block.
     pub fn resolved(&self) -> Patch {
         let mut patch = *self;
+        if !self.mode.holds_striker() {
+            patch.grip = Grip::Free;
+        }
         if self.physical_tuning {
             if let Some(f0_hz) =
                 object_fundamental_hz(self.object.kind, self.object_material, self.object_size_m)

@@ -85,7 +85,7 @@ impl Scene for RollScene {
         }
         if decide && self.stopping && rolling.speed_m_per_s() < ROLL_REST_M_PER_S {
             if !bodies.hammer.is_retired() {
-                bodies.hammer.come_to_rest(&mut bodies.bank, dt_s);
+                bodies.hammer.come_to_rest(&mut bodies.bank);
             }
             self.rolling = None;
         }

@@ -316,7 +316,7 @@ impl DropPlay {
         let last_impact_over = self.queued == 0 && hammer.is_retired() && !hammer.is_at_rest();
         if self.scene.at_rest && last_impact_over && !self.lifted && !self.lying {
             self.lying = true;
-            hammer.lie_on(bank, self.scene.body.mass_kg * self.gravity_m_per_s2, dt_s);
+            hammer.lie_on(bank, self.scene.body.mass_kg * self.gravity_m_per_s2);
         }
         // The next impact due, once the micro-impact before it is over, its re-contacts
         // included (at most [`TRIAL_MAX_S`] after its strike): cut short, it would deliver less
@@ -605,7 +605,7 @@ impl DropPlay {
             if self.lasting.take().is_some() {
                 if self.scene.at_rest {
                     // At rest: its load stays on the floor, which rings on about it.
-                    hammer.come_to_rest(bank, dt_s);
+                    hammer.come_to_rest(bank);
                 } else {
                     // Lifted off into flight.
                     hammer.retire();

@@ -263,9 +263,9 @@ fn a_brick_on_stone_is_never_cut() {
     );
 }
 
-/// A spoon at rest on tiles loses its own vibration into them: its energy is 60 dB below the
-/// most it had in the 50 ms before it settled within 0.5 s of rest (it rang on, nearly
-/// undamped, for seconds), seeds 1–10.
+/// A spoon at rest on tiles loses its own vibration into them: its energy is 25 dB below the
+/// most it had in the 50 ms before it settled 0.5 s after rest, and 45 dB below 1 s after
+/// (seeds 1–10). Its material alone takes a few dB in that time; it rang on for seconds.
 #[test]
 fn a_spoon_at_rest_on_tiles_falls_quiet() {
     let patch = on_floor(
@@ -282,12 +282,14 @@ fn a_spoon_at_rest_on_tiles_falls_quiet() {
             .iter()
             .copied()
             .fold(0.0, f64::max);
-        let later = rest + 48_000 / 2 / BLOCK;
-        let after = drop.body_energy_j.get(later).copied().unwrap_or(0.0);
-        assert!(
-            after <= 1e-6 * before,
-            "seed {seed}: {:.1} dB 0.5 s after rest",
-            10.0 * (after / before).log10()
-        );
+        for (after_s, below_db) in [(0.5, 25.0), (1.0, 45.0)] {
+            let block = rest + (after_s * 48_000.0) as usize / BLOCK;
+            let after = drop.body_energy_j.get(block).copied().unwrap_or(0.0);
+            let db = 10.0 * (after / before).log10();
+            assert!(
+                db <= -below_db,
+                "seed {seed}: {db:.1} dB {after_s} s after rest"
+            );
+        }
     }
 }
