@@ -47,8 +47,11 @@ impl Mode {
 }
 
 /// One-step transition of a mode, q'' + 2σq' + ω₀²q = φ·f/M, over a step of `dt` seconds:
-/// the exact matrix exponential for the free part and a zero-order hold on the force.
+/// the exact matrix exponential for the free part and a zero-order hold on the force. Aligned
+/// to a cache line, and with it every bank: its lanes start on one whatever fields the bank
+/// gains (a field of 8 bytes moved them off and cost the free ringing up to 26 %).
 #[derive(Clone, Copy)]
+#[repr(align(64))]
 struct Step {
     a00: [f64; MAX_MODES],
     a01: [f64; MAX_MODES],
@@ -170,8 +173,8 @@ pub struct ModalBank {
     /// given back when a retune brings it down again; NaN for a mode below Nyquist.
     parked_sigma: [f64; MAX_MODES],
     /// The decay rates (1/s) the modes had before [`ModalBank::add_strike_damper`] while a
-    /// damper is on.
-    undamped_sigma: Option<[f64; MAX_MODES]>,
+    /// damper is on; NaN without one.
+    undamped_sigma: [f64; MAX_MODES],
     /// Displacement in metres and velocity in m/s of each mode's coordinate.
     q: [f64; MAX_MODES],
     p: [f64; MAX_MODES],
@@ -340,7 +343,7 @@ impl ModalBank {
             setup: BankSetup::new(mass_kg),
             loaded_omega0: [0.0; MAX_MODES],
             parked_sigma: [f64::NAN; MAX_MODES],
-            undamped_sigma: None,
+            undamped_sigma: [f64::NAN; MAX_MODES],
             q: [0.0; MAX_MODES],
             p: [0.0; MAX_MODES],
             sub: Step::default(),
@@ -397,7 +400,10 @@ impl ModalBank {
     /// left out), up to critical ([`ModalBank::damp_mode`]). The vibration is kept; costs the
     /// one-sample transition. [`ModalBank::remove_strike_damper`] takes it away.
     pub fn add_strike_damper(&mut self, resistance_n_s_per_m: impl Fn(f64) -> f64) {
-        let before = *self.undamped_sigma.get_or_insert(self.setup.sigma);
+        if !self.has_strike_damper() {
+            self.undamped_sigma = self.setup.sigma;
+        }
+        let before = self.undamped_sigma;
         for (i, &sigma) in before.iter().enumerate().take(self.setup.num_modes) {
             let shape = self.setup.strike[i];
             let added = shape * shape * resistance_n_s_per_m(self.setup.omega0_sq[i].sqrt())
@@ -413,11 +419,16 @@ impl ModalBank {
     /// Take away the damper of [`ModalBank::add_strike_damper`], if one is on: the modes decay
     /// as they did before it.
     pub fn remove_strike_damper(&mut self) {
-        if let Some(before) = self.undamped_sigma.take() {
+        if self.has_strike_damper() {
             let n = self.setup.num_modes;
-            self.setup.sigma[..n].copy_from_slice(&before[..n]);
+            self.setup.sigma[..n].copy_from_slice(&self.undamped_sigma[..n]);
+            self.undamped_sigma = [f64::NAN; MAX_MODES];
             self.retransition(1.0 / self.setup.full_dt_s, false);
         }
+    }
+
+    fn has_strike_damper(&self) -> bool {
+        !self.undamped_sigma[0].is_nan()
     }
 
     /// The body's point mobility at the strike point averaged over frequency (see
@@ -525,7 +536,7 @@ impl ModalBank {
         self.setup.set(modes, mass_kg, sample_rate_hz);
         self.loaded_omega0 = self.setup.omega0_sq.map(f64::sqrt);
         self.parked_sigma = [f64::NAN; MAX_MODES];
-        self.undamped_sigma = None;
+        self.undamped_sigma = [f64::NAN; MAX_MODES];
         self.sub_dt_s = f64::NAN;
         self.reset();
     }
@@ -542,7 +553,7 @@ impl ModalBank {
             *loaded = w0_sq.sqrt();
         }
         self.parked_sigma[..n].fill(f64::NAN);
-        self.undamped_sigma = None;
+        self.undamped_sigma = [f64::NAN; MAX_MODES];
         self.sub_dt_s = f64::NAN;
         self.reset();
     }
