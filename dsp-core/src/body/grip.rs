@@ -4,7 +4,7 @@ use super::{
     bar_modes, StrikerBody, StrikerKind, StrikerSpec, MALLET_STICK_LENGTH_M,
     MALLET_STICK_THICKNESS_M, MAPLE,
 };
-use crate::material::MATERIALS;
+use crate::material::{Material, MATERIALS};
 use crate::resonator::{Mode, MAX_MODES};
 
 /// How the striker is held.
@@ -93,7 +93,7 @@ impl StrikerSpec {
 /// `length_m` and `thickness_m` in `material`, shapes times `scale`), for each of `modes` that
 /// is one of them: matched by frequency, which the same computation gives exactly.
 fn held_span(
-    material: &crate::material::Material,
+    material: &Material,
     length_m: f64,
     thickness_m: f64,
     scale: f64,
