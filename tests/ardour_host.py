@@ -54,10 +54,10 @@ CHANGED_PARAMETER = ("Stiffness", 10.0)
 ONSET_TOLERANCE_S = 0.001
 # ardour7-export (Debian's 7.3) now and then aborts in glibc's heap check while its process
 # thread tears down the export graph (ExportFormatSpecification's or PortExportChannel's
-# destructor; Urto's threads idle): 4 exports in about 70 here while builds ran alongside, none in
-# 25 beside two busy loops nor in 18 of the test's own; valgrind's memcheck finds no invalid read or write in an export (so a race within
-# Ardour, not a write out of bounds). An abort is run again and said in the log; three in a row
-# fail the test.
+# destructor; Urto's threads idle): 4 exports in about 70 here while builds ran alongside, none
+# in 25 beside two busy loops nor in 18 of the test's own. valgrind's memcheck finds no invalid
+# read or write in an export: a race within Ardour, not a write out of bounds. An abort is run
+# again and said in the log; three in a row fail the test.
 HOST_CRASH_RETRIES = 2
 PITCH_TOLERANCE = 0.02
 
