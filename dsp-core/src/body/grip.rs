@@ -1,10 +1,6 @@
 //! A hand holding the striker: the fingers' loss on its modes where they hold it.
 
-use super::{
-    bar_modes, StrikerBody, StrikerKind, StrikerSpec, MALLET_STICK_LENGTH_M,
-    MALLET_STICK_THICKNESS_M, MAPLE,
-};
-use crate::material::{Material, MATERIALS};
+use super::{StrikerBody, StrikerKind, StrikerSpec};
 use crate::resonator::{Mode, MAX_MODES};
 
 /// How the striker is held.
@@ -62,22 +58,10 @@ impl StrikerSpec {
                     *h = mode.strike_shape * mode.strike_shape;
                 }
             }
-            StrikerKind::Rod => {
-                let (thickness_m, _) = self.rod_section_m();
-                held_span(
-                    self.material,
-                    self.size(),
-                    thickness_m,
-                    1.0,
-                    modes,
-                    &mut held,
-                );
-            }
+            StrikerKind::Rod => held_span(|at, out| self.rod_modes(at, out), modes, &mut held),
             StrikerKind::Mallet => {
-                let stick_scale = (body.modal_mass_kg / Self::stick_mass_kg()).sqrt();
-                let (length_m, thickness_m) = (MALLET_STICK_LENGTH_M, MALLET_STICK_THICKNESS_M);
-                let maple = &MATERIALS[MAPLE];
-                held_span(maple, length_m, thickness_m, stick_scale, modes, &mut held);
+                let stick = |at, out: &mut [Mode]| Self::stick_modes(body.modal_mass_kg, at, out);
+                held_span(stick, modes, &mut held);
             }
         }
         for (mode, mean_square) in modes.iter_mut().zip(held) {
@@ -89,21 +73,14 @@ impl StrikerSpec {
     }
 }
 
-/// Add to `held` the mean square over the held span of the shapes of a free bar's modes (of
-/// `length_m` and `thickness_m` in `material`, shapes times `scale`), for each of `modes` that
-/// is one of them: matched by frequency, which the same computation gives exactly.
-fn held_span(
-    material: &Material,
-    length_m: f64,
-    thickness_m: f64,
-    scale: f64,
-    modes: &[Mode],
-    held: &mut [f64],
-) {
+/// Add to `held` the mean square over the held span of the shapes of a bar's modes
+/// (`modes_at(at, out)` writes them read at `at`), for each of `modes` that is one of them:
+/// matched by frequency, which the same computation gives exactly.
+fn held_span(modes_at: impl Fn(f64, &mut [Mode]) -> usize, modes: &[Mode], held: &mut [f64]) {
     let mut bar = [Mode::SILENT; MAX_MODES];
     for k in 0..HELD_POINTS {
         let at = HELD_FROM + (1.0 - HELD_FROM) * k as f64 / (HELD_POINTS - 1) as f64;
-        let n = bar_modes(material, length_m, thickness_m, scale, at, &mut bar);
+        let n = modes_at(at, &mut bar);
         for (h, mode) in held.iter_mut().zip(modes) {
             if let Some(point) = bar[..n].iter().find(|b| b.freq_hz == mode.freq_hz) {
                 *h += point.strike_shape * point.strike_shape / HELD_POINTS as f64;

@@ -121,6 +121,27 @@ impl StrikerSpec {
         self.size() * COIN_THICKNESS_PER_RADIUS
     }
 
+    /// A rod's modes (a free bar) read at `at`, a fraction of its length from the striking end.
+    fn rod_modes(&self, at: f64, out: &mut [Mode]) -> usize {
+        bar_modes(
+            self.material,
+            self.size(),
+            self.rod_section_m().0,
+            1.0,
+            at,
+            out,
+        )
+    }
+
+    /// The mallet stick's bending modes read at `at` (a fraction of its length from the head),
+    /// in a bank of `modal_mass_kg`: a part of mass m enters with its shapes scaled by
+    /// √(M_bank/m).
+    fn stick_modes(modal_mass_kg: f64, at: f64, out: &mut [Mode]) -> usize {
+        let scale = (modal_mass_kg / Self::stick_mass_kg()).sqrt();
+        let (length_m, thickness_m) = (MALLET_STICK_LENGTH_M, MALLET_STICK_THICKNESS_M);
+        bar_modes(&MATERIALS[MAPLE], length_m, thickness_m, scale, at, out)
+    }
+
     /// The mallet's stick's mass, kg.
     fn stick_mass_kg() -> f64 {
         MATERIALS[MAPLE].density_kg_per_m3
@@ -195,21 +216,12 @@ impl StrikerSpec {
             StrikerKind::PointMass => 0,
             StrikerKind::Ball => ball_modes(material, size_m, 1.0, out),
             StrikerKind::Mallet => {
-                // Both parts' modes in one bank of the head's mass: a part of mass m enters with
-                // its shapes scaled by √(M_bank/m).
+                // Both parts' modes in one bank of the head's mass.
                 let head = ball_modes(material, size_m, 1.0, out);
-                let stick_scale = (modal_mass_kg / Self::stick_mass_kg()).sqrt();
-                let stick = bar_modes(
-                    &MATERIALS[MAPLE],
-                    MALLET_STICK_LENGTH_M,
-                    MALLET_STICK_THICKNESS_M,
-                    stick_scale,
-                    0.0,
-                    &mut out[head..],
-                );
+                let stick = Self::stick_modes(modal_mass_kg, 0.0, &mut out[head..]);
                 sort_by_frequency(out, head + stick)
             }
-            StrikerKind::Rod => bar_modes(material, size_m, self.rod_section_m().0, 1.0, 0.0, out),
+            StrikerKind::Rod => self.rod_modes(0.0, out),
             StrikerKind::Coin => coin_modes(material, size_m, self.coin_thickness_m(), out),
         };
         StrikerBody {
