@@ -56,41 +56,54 @@ fn magnitude_at(y: &[f32], freq_hz: f64) -> f64 {
     (s1 * s1 + s2 * s2 - 2.0 * w.cos() * s1 * s2).sqrt() / y.len() as f64
 }
 
+/// A steel rod of `size_m` (a spoon's end) on a wine glass tuned to `f0_hz`, the contact from
+/// the two materials.
+fn steel_rod_on_glass(size_m: f64, f0_hz: f64) -> Patch {
+    let mut patch = Patch {
+        striker: StrikerSpec {
+            kind: StrikerKind::Rod,
+            material: by_id("steel").unwrap(),
+            size_m,
+        },
+        object_material: by_id("glass").unwrap(),
+        contact_from_materials: true,
+        ..Patch::default()
+    };
+    patch.object.kind = ObjectKind::Glass;
+    patch.tuning.key_tracking = false;
+    patch.tuning.fixed_f0_hz = f0_hz;
+    patch
+}
+
+/// `seconds` of middle C at full velocity through the engine, checked finite.
+fn play(patch: &Patch, seconds: f64) -> Vec<f32> {
+    let mut engine = Engine::new(FS);
+    engine.note_on(patch, 60, 1.0);
+    let mut out = vec![0.0f32; (seconds * FS) as usize];
+    for chunk in out.chunks_mut(256) {
+        engine.process(patch, chunk);
+    }
+    assert!(out.iter().all(|y| y.is_finite()));
+    out
+}
+
 #[test]
 fn a_spoon_rings_at_its_level() {
     // A steel spoon (a 15 cm rod) on a glass tuned to 2 kHz: the spoon's fundamental,
     // 1.0279·h/L²·√(E/ρ) with h = 3 mm, sounds with the striker level up and not without it.
     let steel = by_id("steel").unwrap();
-    let mut patch = Patch {
-        striker: StrikerSpec {
-            kind: StrikerKind::Rod,
-            material: steel,
-            size_m: 0.15,
-        },
-        object_material: by_id("glass").unwrap(),
-        contact_from_materials: true,
+    let patch = Patch {
         level: Level::Physical,
-        ..Patch::default()
+        ..steel_rod_on_glass(0.15, 2000.0)
     };
-    patch.object.kind = ObjectKind::Glass;
-    patch.tuning.key_tracking = false;
-    patch.tuning.fixed_f0_hz = 2000.0;
     let spoon_hz =
         1.0279 * 0.003 / (0.15 * 0.15) * (steel.youngs_modulus_pa / steel.density_kg_per_m3).sqrt();
     let render = |level: f64| {
         let patch = Patch {
             striker_level: level,
             ..patch
-        }
-        .resolved();
-        let mut engine = Engine::new(FS);
-        engine.note_on(&patch, 60, 1.0);
-        let mut out = vec![0.0f32; (0.5 * FS) as usize];
-        for chunk in out.chunks_mut(256) {
-            engine.process(&patch, chunk);
-        }
-        assert!(out.iter().all(|y| y.is_finite()));
-        out
+        };
+        play(&patch.resolved(), 0.5)
     };
     let (heard, silent) = (render(1.0), render(0.0));
     let (on, off) = (
@@ -131,32 +144,16 @@ fn physical_tuning_strikes_the_object_its_size_tunes() {
 /// above the glass for seconds.
 #[test]
 fn a_held_teaspoon_leaves_the_glass_singing() {
-    let steel = by_id("steel").unwrap();
     let mut patch = Patch {
-        striker: StrikerSpec {
-            kind: StrikerKind::Rod,
-            material: steel,
-            size_m: 0.12,
-        },
         striker_level: 0.3,
         grip: Grip::Loose,
-        object_material: by_id("glass").unwrap(),
-        contact_from_materials: true,
         object_mass_kg: 0.05,
-        ..Patch::default()
+        ..steel_rod_on_glass(0.12, 660.0)
     };
-    patch.object.kind = ObjectKind::Glass;
     patch.object.num_modes = 32;
     patch.object.t60_s = 3.0;
-    patch.tuning.key_tracking = false;
-    patch.tuning.fixed_f0_hz = 660.0;
     let patch = patch.resolved();
-    let mut engine = Engine::new(FS);
-    engine.note_on(&patch, 60, 1.0);
-    let mut out = vec![0.0f32; (0.6 * FS) as usize];
-    for chunk in out.chunks_mut(256) {
-        engine.process(&patch, chunk);
-    }
+    let out = play(&patch, 0.6);
     let late = &out[(0.5 * FS) as usize..];
     let mut modes = [Mode::SILENT; MAX_MODES];
     let glass = ObjectSpec {
