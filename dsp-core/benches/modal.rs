@@ -7,6 +7,7 @@ mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
+use urto_dsp::radiation::Radiator;
 use urto_dsp::resonator::{ModalBank, Mode, Slot, MAX_MODES};
 
 const FS: f64 = 48_000.0;
@@ -20,6 +21,7 @@ fn modes() -> Vec<Mode> {
             strike_shape: 1.0 / (1.0 + i as f64),
             pickup_shape: if i % 2 == 0 { 1.0 } else { -0.5 },
             side_shape: if i % 3 == 0 { 0.25 } else { -0.1 },
+            radiator: Radiator::Velocity,
         })
         .collect()
 }
@@ -69,7 +71,7 @@ fn ring(c: &mut Criterion) {
             let mut out = 0.0;
             for _ in 0..SAMPLES {
                 let pickup = bank.ring();
-                out += pickup.mid_m_per_s + pickup.side_m_per_s;
+                out += pickup.mid_pa + pickup.side_pa;
             }
             black_box(out)
         })
@@ -112,7 +114,7 @@ fn subnormal(c: &mut Criterion) {
             b.iter(|| {
                 let mut out = 0.0;
                 for _ in 0..SAMPLES {
-                    out += bank.ring().mid_m_per_s;
+                    out += bank.ring().mid_pa;
                 }
                 black_box(out)
             })

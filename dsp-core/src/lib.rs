@@ -21,6 +21,7 @@ pub mod impact;
 pub mod integrate;
 pub mod interaction;
 pub mod material;
+pub mod radiation;
 pub mod resonator;
 pub mod restitution;
 pub mod rigid;

@@ -182,7 +182,7 @@ proptest! {
         let fs = 48_000.0;
         let spec = ObjectSpec { kind, num_modes, f0_hz, ..ObjectSpec::marimba(f0_hz) };
         let mut modes = [Mode::SILENT; MAX_MODES];
-        let count = object_modes(&spec, &mut modes);
+        let count = object_modes(&spec, 0.4, &mut modes);
         let mut bank = ModalBank::new(0.2);
         bank.set_modes(&modes[..count], fs);
         let setup = ContactSetup {
@@ -199,7 +199,7 @@ proptest! {
         ball.strike(&bank, 0.1, height_m, ball_kg);
         for _ in 0..(0.5 * fs) as usize {
             let out = ball.process_sample(&setup, &mut bank, 1.0 / fs);
-            prop_assert!(out.mid_m_per_s.is_finite() && out.side_m_per_s.is_finite() && ball.is_finite() && bank.is_finite());
+            prop_assert!(out.mid_pa.is_finite() && out.side_pa.is_finite() && ball.is_finite() && bank.is_finite());
             if ball.is_at_rest() {
                 break;
             }

@@ -18,7 +18,7 @@ use urto_dsp::material::{Material, MATERIALS};
 use urto_dsp::resonator::{object_modes, Mode, ObjectKind, ObjectSpec, MAX_MODES};
 use urto_dsp::roll::RollSettings;
 use urto_dsp::voice::{
-    Change, Engine, Level, NoteTarget, Patch, PlayMode, MAX_VOICES, OUTPUT_GAIN_PER_M_PER_S,
+    Change, Engine, Level, NoteTarget, Patch, PlayMode, MAX_VOICES, OUTPUT_PER_PA,
 };
 
 fn damping() -> impl Strategy<Value = Damping> {
@@ -252,8 +252,8 @@ fn event() -> impl Strategy<Value = Event> {
 }
 
 /// Largest output the energy of one strike or drop on an object at rest allows: every mode's
-/// velocity is at most √(2E/M), so |output| ≤ gain · Σ|ψᵢ| · √(2E/M) over the modes of the struck
-/// object, with `gain` the output per m/s of pickup velocity.
+/// velocity is at most √(2E/M), so |output| ≤ gain · Σ|gᵢ·ψᵢ| · √(2E/M) over the modes of the
+/// struck object, gᵢ a mode's pressure per velocity, with `gain` the output per pascal.
 fn energy_bound(patch: &Patch, gain: f64) -> f64 {
     let v = patch.velocity.max_m_per_s.max(patch.velocity.min_m_per_s);
     let m = patch.hammer_mass_kg;
@@ -267,19 +267,21 @@ fn energy_bound(patch: &Patch, gain: f64) -> f64 {
                 f0_hz: f64::from(f0),
                 ..patch.object
             };
-            let n = object_modes(&spec, &mut modes);
-            modes[..n].iter().map(|m| m.pickup_shape.abs()).sum::<f64>()
+            let n = object_modes(&spec, patch.object_radiating_size_m(), &mut modes);
+            modes[..n].iter().map(heard).sum::<f64>()
         })
         .fold(0.0, f64::max);
     // The striker's own modes can hold all of it too, heard at their level.
     let striker = patch.striker.body(patch.hammer_mass_kg, &mut modes);
-    let striker_shapes: f64 = modes[..striker.num_modes]
-        .iter()
-        .map(|m| m.pickup_shape.abs())
-        .sum();
+    let striker_shapes: f64 = modes[..striker.num_modes].iter().map(heard).sum();
     gain * patch.gain
         * (shapes * (2.0 * energy / patch.object_mass_kg).sqrt()
             + patch.striker_level * striker_shapes * (2.0 * energy / striker.modal_mass_kg).sqrt())
+}
+
+/// What the pickup hears of a mode per m/s of its modal velocity, Pa.
+fn heard(mode: &Mode) -> f64 {
+    (mode.pickup_shape * mode.radiator.pressure_per_velocity(mode.freq_hz)).abs()
 }
 
 proptest! {
@@ -304,7 +306,7 @@ proptest! {
         let mut resets = 0;
         // Output per m/s of pickup velocity of that strike: the physical level's, or the
         // patch's make-up gain.
-        let mut gain = OUTPUT_GAIN_PER_M_PER_S;
+        let mut gain = OUTPUT_PER_PA;
         for (len, event) in blocks {
             match event {
                 Event::On(key, velocity) => {

@@ -5,8 +5,7 @@
 
 use urto_dsp::resonator::ObjectKind;
 use urto_dsp::voice::{
-    Engine, Level, Patch, PlayMode, OUTPUT_GAIN_PER_M_PER_S, REFERENCE_NOTE, REFERENCE_PEAK_DBFS,
-    ROLL_CREST,
+    Engine, Level, Patch, PlayMode, OUTPUT_PER_PA, REFERENCE_NOTE, REFERENCE_PEAK_DBFS, ROLL_CREST,
 };
 
 const FS: f64 = 48_000.0;
@@ -119,7 +118,7 @@ fn the_physical_level_is_the_same_sound_in_raw_units() {
         let makeup = engine.prepared().calibration().makeup_gain();
         let a = render(&calibrated, 60, 100, 0.2);
         let b = render(&physical, 60, 100, 0.2);
-        let scale = OUTPUT_GAIN_PER_M_PER_S / makeup;
+        let scale = OUTPUT_PER_PA / makeup;
         for (x, y) in a.iter().flatten().zip(b.iter().flatten()) {
             let expected = f64::from(*x) * scale;
             assert!(

@@ -23,7 +23,7 @@ fn table(patch: &Patch) -> Vec<Mode> {
         ..patch.object
     };
     let mut modes = [Mode::SILENT; MAX_MODES];
-    let n = object_modes(&spec, &mut modes);
+    let n = object_modes(&spec, patch.object_radiating_size_m(), &mut modes);
     modes[..n].to_vec()
 }
 

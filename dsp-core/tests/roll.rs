@@ -47,7 +47,8 @@ fn marble_on_wood() -> Roll {
 /// ball's change of momentum over the sample: F̄ = m·(g + ḧ) − m·Δv/dt.
 fn roll(r: &Roll, fs: f64, seconds: f64) -> Vec<f64> {
     let mut modes = [Mode::SILENT; MAX_MODES];
-    let count = object_modes(&r.object, &mut modes);
+    // The contact force is measured, not the sound: any size radiates alike here.
+    let count = object_modes(&r.object, 0.4, &mut modes);
     let mut bank = ModalBank::new(0.5);
     bank.set_modes(&modes[..count], fs);
     let setup = ContactSetup {
@@ -73,9 +74,7 @@ fn roll(r: &Roll, fs: f64, seconds: f64) -> Vec<f64> {
             ball.set_track_acceleration(track_accel);
             let v0 = ball.velocity_m_per_s();
             let out = ball.process_sample(&setup, &mut bank, dt);
-            assert!(
-                out.mid_m_per_s.is_finite() && out.side_m_per_s.is_finite() && ball.is_finite()
-            );
+            assert!(out.mid_pa.is_finite() && out.side_pa.is_finite() && ball.is_finite());
             r.ball_kg * (G + track_accel) - r.ball_kg * (ball.velocity_m_per_s() - v0) / dt
         })
         .collect()

@@ -160,7 +160,7 @@ fn a_held_teaspoon_leaves_the_glass_singing() {
         f0_hz: 660.0,
         ..patch.object
     };
-    let count = object_modes(&glass, &mut modes);
+    let count = object_modes(&glass, patch.object_radiating_size_m(), &mut modes);
     let strongest = |modes: &[Mode]| {
         modes
             .iter()

@@ -21,7 +21,8 @@ fn modes(kind: ObjectKind, num_modes: usize, f0_hz: f64, strike: f64) -> Vec<Mod
         ..ObjectSpec::marimba(f0_hz)
     };
     let mut modes = [Mode::SILENT; MAX_MODES];
-    let count = object_modes(&spec, &mut modes);
+    // Energy only: the size the modes radiate from is not heard here.
+    let count = object_modes(&spec, 0.4, &mut modes);
     modes[..count].to_vec()
 }
 

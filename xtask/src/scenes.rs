@@ -270,7 +270,7 @@ fn render_scenes(out_dir: &Path) -> Result<Vec<String>> {
 /// The scene's object at rest, as the engine builds it for a note at its fixed pitch.
 fn object_bank(patch: &Patch) -> Box<ModalBank> {
     let mut modes = [Mode::SILENT; MAX_MODES];
-    let count = object_modes(&patch.object, &mut modes);
+    let count = object_modes(&patch.object, patch.object_radiating_size_m(), &mut modes);
     let mut bank = ModalBank::new(patch.object_mass_kg);
     bank.set_modes(&modes[..count], FS);
     bank

@@ -19,7 +19,10 @@ use crate::material::{
     pair_restitution, sphere_mass_kg, supported_plate_fundamental_hz, t60_from_loss_factor_s,
     Material, MATERIALS,
 };
-use crate::resonator::{object_modes, Mode, ObjectKind, ObjectSpec, MAX_MODES};
+use crate::radiation::Radiator;
+use crate::resonator::{
+    object_modes, Mode, ObjectKind, ObjectSpec, BAR_WIDTH_PER_LENGTH, MAX_MODES,
+};
 use std::f64::consts::PI;
 
 /// Most modes a striker has.
@@ -123,14 +126,9 @@ impl StrikerSpec {
 
     /// A rod's modes (a free bar) read at `at`, a fraction of its length from the striking end.
     fn rod_modes(&self, at: f64, out: &mut [Mode]) -> usize {
-        bar_modes(
-            self.material,
-            self.size(),
-            self.rod_section_m().0,
-            1.0,
-            at,
-            out,
-        )
+        let (thickness_m, width_m) = self.rod_section_m();
+        let bar = (self.size(), thickness_m, width_m);
+        bar_modes(self.material, bar, 1.0, at, out)
     }
 
     /// The mallet stick's bending modes read at `at` (a fraction of its length from the head),
@@ -139,7 +137,8 @@ impl StrikerSpec {
     fn stick_modes(modal_mass_kg: f64, at: f64, out: &mut [Mode]) -> usize {
         let scale = (modal_mass_kg / Self::stick_mass_kg()).sqrt();
         let (length_m, thickness_m) = (MALLET_STICK_LENGTH_M, MALLET_STICK_THICKNESS_M);
-        bar_modes(&MATERIALS[MAPLE], length_m, thickness_m, scale, at, out)
+        let bar = (length_m, thickness_m, thickness_m);
+        bar_modes(&MATERIALS[MAPLE], bar, scale, at, out)
     }
 
     /// The mallet's stick's mass, kg.
@@ -274,6 +273,47 @@ pub fn object_fundamental_hz(kind: ObjectKind, material: &Material, size_m: f64)
     }
 }
 
+/// A bell's mean wall thickness per metre of its mouth's radius (its sound bow is thicker, its
+/// waist thinner), and a glass's.
+const BELL_THICKNESS_PER_RADIUS: f64 = 1.0 / 12.0;
+const GLASS_THICKNESS_PER_RADIUS: f64 = 1.0 / 25.0;
+/// A drum head's mass per m² with the air its modes carry along (comparable to the film's own
+/// 0.2–0.3 kg/m²; Fletcher & Rossing, *The Physics of Musical Instruments*, §18.1), kg/m².
+const DRUM_HEAD_KG_PER_M2: f64 = 1.0;
+
+/// The size (m) of an object of `kind` in `material` that weighs `mass_kg`, in the proportions
+/// of the object table and [`object_fundamental_hz`]: a bar's length (width ⅕, thickness ¹⁄₂₀
+/// of it), a plank's (⅕, ¹⁄₄₀), a rectangular plate's longer side (0.7, ¹⁄₁₀₀), a circular
+/// plate's radius (thickness ¹⁄₅₀), a bell's and a glass's radius (a hemispherical shell of the
+/// thickness above), a drum head's radius ([`DRUM_HEAD_KG_PER_M2`]); a string's length, 1 m
+/// (it is heard through its soundboard). What sets how the object radiates (see
+/// [`crate::radiation`]) when its size is not set by hand.
+pub fn object_size_m(kind: ObjectKind, material: &Material, mass_kg: f64) -> f64 {
+    let mass_kg = mass_kg.max(1e-6);
+    let per_m3 = |volume_per_size_cubed: f64| {
+        (mass_kg / (material.density_kg_per_m3 * volume_per_size_cubed)).cbrt()
+    };
+    let shell = 2.0 * PI;
+    match kind {
+        ObjectKind::FreeBar | ObjectKind::MarimbaBar => {
+            per_m3(BAR_WIDTH_PER_LENGTH * BAR_THICKNESS_PER_LENGTH)
+        }
+        ObjectKind::Plank | ObjectKind::RectangularPlate => {
+            let thickness = if kind == ObjectKind::Plank {
+                PLANK_THICKNESS_PER_LENGTH
+            } else {
+                PLATE_THICKNESS_PER_SIDE
+            };
+            per_m3(kind.plate_aspect() * thickness)
+        }
+        ObjectKind::CircularPlate => per_m3(PI * DISC_THICKNESS_PER_RADIUS),
+        ObjectKind::Bell => per_m3(shell * BELL_THICKNESS_PER_RADIUS),
+        ObjectKind::Glass => per_m3(shell * GLASS_THICKNESS_PER_RADIUS),
+        ObjectKind::Membrane => (mass_kg / (PI * DRUM_HEAD_KG_PER_M2)).sqrt(),
+        ObjectKind::String => 1.0,
+    }
+}
+
 /// Index of maple in [`MATERIALS`].
 const MAPLE: usize = 9;
 
@@ -297,19 +337,23 @@ fn ball_modes(material: &Material, radius_m: f64, scale: f64, out: &mut [Mode]) 
             strike_shape: shape,
             pickup_shape: shape,
             side_shape: 0.0,
+            radiator: Radiator::Multipole {
+                order: s.degree,
+                radius_m,
+                area_m2: 4.0 * PI * radius_m * radius_m,
+            },
         };
     }
     n
 }
 
-/// A free–free bar of `length_m` and `thickness_m` in `material` struck across at `at` (a
-/// fraction of its length from the struck end; 0 for the end): the bar's table modes
+/// A free–free bar of `length_m`, `thickness_m` and `width_m` in `material` struck across at
+/// `at` (a fraction of its length from the struck end; 0 for the end): the bar's table modes
 /// (Euler–Bernoulli), whose shapes, 1 at the ends in the table, are 2 there once normalised to
-/// the bar's mass (∫φ²dx = L); times `scale`.
+/// the bar's mass (∫φ²dx = L); times `scale`. They radiate from both faces, 2·L·w.
 fn bar_modes(
     material: &Material,
-    length_m: f64,
-    thickness_m: f64,
+    (length_m, thickness_m, width_m): (f64, f64, f64),
     scale: f64,
     at: f64,
     out: &mut [Mode],
@@ -328,12 +372,23 @@ fn bar_modes(
         right_pickup_position: at,
     };
     let mut table = [Mode::SILENT; MAX_MODES];
-    let n = object_modes(&spec, &mut table).min(out.len());
+    let n = object_modes(&spec, length_m, &mut table).min(out.len());
     for (mode, from) in out.iter_mut().zip(&table[..n]) {
+        let radiator = match from.radiator {
+            Radiator::Multipole {
+                order, radius_m, ..
+            } => Radiator::Multipole {
+                order,
+                radius_m,
+                area_m2: 2.0 * length_m * width_m,
+            },
+            other => other,
+        };
         *mode = Mode {
             strike_shape: 2.0 * scale * from.strike_shape,
             pickup_shape: 2.0 * scale * from.pickup_shape,
             side_shape: 0.0,
+            radiator,
             ..*from
         };
     }
@@ -376,6 +431,13 @@ fn coin_modes(material: &Material, radius_m: f64, thickness_m: f64, out: &mut [M
                 strike_shape: shape,
                 pickup_shape: shape,
                 side_shape: 0.0,
+                // A free plate's mode radiates as its Chladni order's multipole (see
+                // `ObjectKind::radiator`), from both faces.
+                radiator: Radiator::Multipole {
+                    order: order as u32,
+                    radius_m,
+                    area_m2: 2.0 * PI * radius_m * radius_m,
+                },
             };
             count += 1;
         }

@@ -251,7 +251,7 @@ impl Hammer {
         &mut self.striker
     }
 
-    /// How loud the striker's own ringing is mixed with the object's: its pickup velocity times
+    /// How loud the striker's own ringing is mixed with the object's: the pressure it radiates times
     /// `level` is added to the object's (0: only the object is heard).
     pub fn set_striker_level(&mut self, level: f64) {
         self.striker_level = if level.is_finite() {
@@ -357,6 +357,17 @@ impl Hammer {
         self.contact = None;
     }
 
+    /// Take the striker away without a jolt (a choke, a ball lifted off): the force it pressed
+    /// the bodies together with goes with it as if lifted slowly, so both ring on about their
+    /// unloaded rest ([`ModalBank::hold_static_force`]) instead of springing back with a click.
+    pub fn lift_off(&mut self, bank: &mut ModalBank) {
+        if self.force_n.is_finite() {
+            bank.hold_static_force(self.force_n);
+            self.striker.hold_static_force(-self.force_n);
+        }
+        self.retire();
+    }
+
     /// Whether the hammer is out of reach and no longer integrated.
     pub fn is_retired(&self) -> bool {
         self.retired
@@ -429,8 +440,8 @@ impl Hammer {
     #[inline]
     fn mix(&self, object: Pickup, striker: Pickup) -> Pickup {
         Pickup {
-            mid_m_per_s: object.mid_m_per_s + self.striker_level * striker.mid_m_per_s,
-            side_m_per_s: object.side_m_per_s + self.striker_level * striker.side_m_per_s,
+            mid_pa: object.mid_pa + self.striker_level * striker.mid_pa,
+            side_pa: object.side_pa + self.striker_level * striker.side_pa,
         }
     }
 

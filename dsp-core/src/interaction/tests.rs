@@ -3,6 +3,7 @@
 use super::*;
 use crate::analytic::Impact;
 use crate::contact::{ContactLaw, HuntCrossley};
+use crate::radiation::Radiator;
 use crate::resonator::Mode;
 use resting::RestingContact;
 
@@ -17,6 +18,7 @@ fn rigid_object() -> Box<ModalBank> {
         strike_shape: 1.0,
         pickup_shape: 1.0,
         side_shape: 0.0,
+        radiator: Radiator::Velocity,
     };
     bank.set_modes(&[mode], FS);
     bank
@@ -134,6 +136,7 @@ fn no_contact_step_raises_the_energy() {
                     strike_shape: 1.0 / f64::from(i),
                     pickup_shape: 1.0,
                     side_shape: 0.0,
+                    radiator: Radiator::Velocity,
                 })
                 .collect();
             bank.set_modes(&modes, FS);
@@ -302,6 +305,7 @@ fn mode(freq_hz: f64, t60_s: f64, strike_shape: f64) -> Mode {
         strike_shape,
         pickup_shape: 1.0,
         side_shape: 0.0,
+        radiator: Radiator::Velocity,
     }
 }
 

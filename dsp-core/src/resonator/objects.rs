@@ -2,6 +2,7 @@
 //! material and geometry knobs, generated without allocation.
 
 use super::{Mode, MAX_MODES};
+use crate::radiation::Radiator;
 use std::f64::consts::PI;
 
 /// The kinds of struck object.
@@ -75,7 +76,65 @@ impl ObjectKind {
     pub fn from_name(name: &str) -> Option<ObjectKind> {
         ObjectKind::ALL.into_iter().find(|k| k.name() == name)
     }
+
+    /// A rectangular plate's width over its length (a plank's too; 1 for any other object).
+    pub fn plate_aspect(self) -> f64 {
+        match self {
+            ObjectKind::RectangularPlate => 0.7,
+            ObjectKind::Plank => 0.2,
+            _ => 1.0,
+        }
+    }
+
+    /// How the mode of `shape` of this object, `size_m` large (a bar's or a plank's length, a
+    /// rectangular plate's longer side, a circular plate's, a drum head's, a bell's or a glass's
+    /// radius), radiates:
+    /// - a simply supported plate's mode (m, n) as in a baffle: the floor, the table or the
+    ///   frame it lies in;
+    /// - the other objects' modes as their lowest multipole on the sphere round them. A free
+    ///   bar's mode i has i + 2 nodes and moves no net volume: order i + 2 (the fundamental a
+    ///   linear quadrupole; Fletcher & Rossing, *The Physics of Musical Instruments*, §2.14 and
+    ///   §19); a free plate's mode (m, n), of Chladni order m + 2n, that order (the (2, 0) mode a
+    ///   quadrupole; §3.6); a bell's or a glass's rim mode of m nodal meridian pairs, order m
+    ///   (§21.2); a drum head's mode (m, n), order m (the (0, 1) mode a monopole; §18.1);
+    /// - a string's partials through the soundboard it drives, all alike.
+    fn radiator(self, shape: Shape, size_m: f64) -> Radiator {
+        let size_m = size_m.max(1e-3);
+        let disc_m2 = PI * size_m * size_m;
+        let multipole = |order: f64, radius_m: f64, area_m2: f64| Radiator::Multipole {
+            order: order.round().max(0.0) as u32,
+            radius_m,
+            area_m2,
+        };
+        match shape {
+            Shape::Bar(b) => multipole(
+                bar_index(b) + 2.0,
+                0.5 * size_m,
+                2.0 * BAR_WIDTH_PER_LENGTH * size_m * size_m,
+            ),
+            Shape::Plate(m, n) => Radiator::BaffledPlate {
+                m: m as u32,
+                n: n as u32,
+                a_m: size_m,
+                b_m: self.plate_aspect() * size_m,
+            },
+            Shape::Bessel(m, _) if self == ObjectKind::Membrane => {
+                multipole(f64::from(m), size_m, disc_m2)
+            }
+            Shape::Bessel(_, kappa) => multipole(2.0 * kappa / PI, size_m, 2.0 * disc_m2),
+            Shape::Rim(m) => multipole(m, size_m, 2.0 * disc_m2),
+            Shape::String(_) => Radiator::Ideal {
+                area_m2: SOUNDBOARD_AREA_M2,
+            },
+            Shape::Flat => Radiator::Ideal { area_m2: 0.0 },
+        }
+    }
 }
+
+/// A bar's width per metre of its length (a 40 cm marimba bar is 8 cm wide).
+pub const BAR_WIDTH_PER_LENGTH: f64 = 0.2;
+/// The soundboard a string drives, m²: a dulcimer's or a small piano's.
+const SOUNDBOARD_AREA_M2: f64 = 0.25;
 
 /// A struck object as the user sets it up.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -178,15 +237,17 @@ const CIRCULAR_PICKUP_ANGLE: f64 = 0.7;
 
 /// Fill `out` with the modes of `spec` sorted by frequency; returns how many were written. Each
 /// mode is heard by the left and the right pickup: its `pickup_shape` is their mean (the mono
-/// signal) and its `side_shape` half their difference (left minus right).
-pub fn object_modes(spec: &ObjectSpec, out: &mut [Mode; MAX_MODES]) -> usize {
+/// signal) and its `side_shape` half their difference (left minus right). The object is
+/// `size_m` large (see [`ObjectKind::radiator`]), which sets how its modes radiate.
+pub fn object_modes(spec: &ObjectSpec, size_m: f64, out: &mut [Mode; MAX_MODES]) -> usize {
     let mut candidates = [Candidate::default(); MAX_CANDIDATES];
     let wanted = spec.num_modes.clamp(1, MAX_MODES);
     let count = match spec.kind {
         ObjectKind::FreeBar => bar(&mut candidates, wanted, None),
         ObjectKind::MarimbaBar => bar(&mut candidates, wanted, Some(MARIMBA_RATIOS)),
-        ObjectKind::RectangularPlate => rectangular_plate(&mut candidates, 0.7),
-        ObjectKind::Plank => rectangular_plate(&mut candidates, 0.2),
+        ObjectKind::RectangularPlate | ObjectKind::Plank => {
+            rectangular_plate(&mut candidates, spec.kind.plate_aspect())
+        }
         ObjectKind::CircularPlate => circular_plate(&mut candidates),
         ObjectKind::Membrane => membrane(&mut candidates),
         ObjectKind::Bell => rim(&mut candidates, wanted, bell_partial),
@@ -225,6 +286,7 @@ pub fn object_modes(spec: &ObjectSpec, out: &mut [Mode; MAX_MODES]) -> usize {
             strike_shape: c.shape.at(strike),
             pickup_shape: 0.5 * (l + r),
             side_shape: 0.5 * (l - r),
+            radiator: spec.kind.radiator(c.shape, size_m),
         };
     }
     n
@@ -245,6 +307,11 @@ fn bar_beta_l(index: usize) -> f64 {
         .get(index)
         .copied()
         .unwrap_or((2 * index + 3) as f64 * PI / 2.0)
+}
+
+/// The index i of the free–free bar mode whose βL is `b` (βᵢL ≈ (2i + 3)π/2).
+fn bar_index(b: f64) -> f64 {
+    (b / PI - 1.5).round().max(0.0)
 }
 
 /// Free–free bar mode shape at ξ ∈ [0, 1], normalised to 2 at the free ends:

@@ -15,10 +15,10 @@ pub(super) struct Bodies {
     pub press: Follower,
     pub held_press_n: f64,
     /// The most the forces held on the object by a ball at rest (its weight, its press) can
-    /// have set it swinging, m/s at either pickup (see [`ModalBank::step_pickup_bound_per_n`]):
+    /// have set it swinging, Pa at either pickup (see [`ModalBank::step_pickup_bound_per_n`]):
     /// part of the runaway limit.
-    pub press_swing_m_per_s: f64,
-    /// The weight of a ball come to rest is in `press_swing_m_per_s`.
+    pub press_swing_pa: f64,
+    /// The weight of a ball come to rest is in `press_swing_pa`.
     pub rest_counted: bool,
     /// The energy the strikes put in since the voice started (J; infinite while a contact is
     /// driven, as a rolling track drives it).
@@ -32,7 +32,7 @@ impl Bodies {
             hammer,
             press: Follower::default(),
             held_press_n: 0.0,
-            press_swing_m_per_s: 0.0,
+            press_swing_pa: 0.0,
             rest_counted: false,
             input_energy_j: 0.0,
         }
@@ -43,7 +43,7 @@ impl Bodies {
         self.bank.load(object);
         self.hammer.load_striker(striker);
         self.input_energy_j = 0.0;
-        self.press_swing_m_per_s = 0.0;
+        self.press_swing_pa = 0.0;
     }
 
     /// The force a ball at rest holds on the object: its weight and its press, N.
@@ -75,8 +75,8 @@ impl Bodies {
         // a held force's swing by up to its inverse; the held force's equilibrium moves by
         // φ·F/M·|1/ω₀² − 1/ω₀'²|, a swing of velocity φ·F/(M·ω₀')·|r² − 1|.
         self.input_energy_j *= change.max(1.0).powi(2);
-        self.press_swing_m_per_s /= change.min(1.0);
-        self.press_swing_m_per_s +=
+        self.press_swing_pa /= change.min(1.0);
+        self.press_swing_pa +=
             held_n.abs() * (change * change - 1.0).abs() * self.bank.step_pickup_bound_per_n();
     }
 
@@ -92,7 +92,7 @@ impl Bodies {
                 let step_n = force_n - self.held_press_n;
                 self.bank.hold_static_force(step_n);
                 self.hammer.striker_mut().hold_static_force(-step_n);
-                self.press_swing_m_per_s += step_n.abs() * self.step_swing_per_n();
+                self.press_swing_pa += step_n.abs() * self.step_swing_per_n();
                 self.held_press_n = force_n;
             }
         } else {
@@ -103,7 +103,7 @@ impl Bodies {
     }
 
     /// The most a step of one newton held between the striker at rest and the object can set
-    /// either channel swinging by, m/s (see [`ModalBank::step_pickup_bound_per_n`]): both bodies,
+    /// either channel swinging by, Pa (see [`ModalBank::step_pickup_bound_per_n`]): both bodies,
     /// the striker's at its level.
     pub fn step_swing_per_n(&self) -> f64 {
         self.bank.step_pickup_bound_per_n()
@@ -116,7 +116,7 @@ impl Bodies {
     pub fn count_rest(&mut self) {
         if self.hammer.is_at_rest() && !self.rest_counted {
             self.rest_counted = true;
-            self.press_swing_m_per_s += self.hammer.resting_weight_n() * self.step_swing_per_n();
+            self.press_swing_pa += self.hammer.resting_weight_n() * self.step_swing_per_n();
         }
     }
 
@@ -131,7 +131,7 @@ impl Bodies {
     }
 
     /// Render one piece with the hammer left to itself (struck, bouncing, at rest) and the press
-    /// (if any) pulling it: the pickups' mid and side into `mid` and `side`, m/s.
+    /// (if any) pulling it: the pickups' mid and side into `mid` and `side`, Pa.
     pub fn render_free(
         &mut self,
         contact: &crate::interaction::ContactSetup,
@@ -146,18 +146,18 @@ impl Bodies {
                 self.press_sample(mass_kg, dt_s);
                 self.count_fall(mass_kg * g, dt_s);
                 let pickup = self.hammer.process_sample(contact, &mut self.bank, dt_s);
-                (*m, *s) = (pickup.mid_m_per_s, pickup.side_m_per_s);
+                (*m, *s) = (pickup.mid_pa, pickup.side_pa);
             }
         } else if g > 0.0 {
             for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
                 self.count_fall(mass_kg * g, dt_s);
                 let pickup = self.hammer.process_sample(contact, &mut self.bank, dt_s);
-                (*m, *s) = (pickup.mid_m_per_s, pickup.side_m_per_s);
+                (*m, *s) = (pickup.mid_pa, pickup.side_pa);
             }
         } else {
             for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
                 let pickup = self.hammer.process_sample(contact, &mut self.bank, dt_s);
-                (*m, *s) = (pickup.mid_m_per_s, pickup.side_m_per_s);
+                (*m, *s) = (pickup.mid_pa, pickup.side_pa);
             }
         }
     }

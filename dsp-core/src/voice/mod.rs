@@ -24,8 +24,9 @@ pub const DEFAULT_POLYPHONY: usize = 32;
 /// Samples an engine renders per internal chunk (longer host blocks are split), and the interval
 /// of a voice's decisions (rest, end, flush), counted from its note-on.
 pub const MAX_CHUNK: usize = 256;
-/// Output level per m/s of pickup velocity at unit gain, at the physical level.
-pub const OUTPUT_GAIN_PER_M_PER_S: f64 = 0.25;
+/// Output per pascal of sound pressure at the listener ([`crate::radiation::LISTENER_DISTANCE_M`])
+/// at unit gain, at the physical level: a sample is the pressure in pascals (1.0 is 94 dB SPL).
+pub const OUTPUT_PER_PA: f64 = 1.0;
 /// A voice ends when its object's energy is this far below its peak (−120 dB).
 const END_ENERGY_RATIO: f64 = 1e-12;
 /// A voice whose output exceeds this many times the largest its strikes' energy allows a passive
@@ -57,7 +58,7 @@ struct Voice {
     peak_energy_j: f64,
     bodies: Bodies,
     scenes: Scenes,
-    /// Output per m/s of pickup velocity, set at the note-on (the patch's level, and in roll
+    /// Output per pascal at the listener, set at the note-on (the patch's level, and in roll
     /// mode the velocity's).
     gain: f64,
     stereo: Placement,
@@ -80,7 +81,7 @@ impl Voice {
                 Hammer::new(patch.hammer_mass_kg, patch.contact),
             ),
             scenes: Scenes::new(),
-            gain: OUTPUT_GAIN_PER_M_PER_S,
+            gain: OUTPUT_PER_PA,
             stereo: Placement::default(),
         }
     }
@@ -243,7 +244,7 @@ impl Voice {
         self.held = false;
         let bodies = &mut self.bodies;
         self.scenes.current_mut().stop(bodies);
-        bodies.hammer.retire();
+        bodies.hammer.lift_off(&mut bodies.bank);
         bodies.bank.limit_t60(CHOKE_T60_S, sample_rate_hz);
         bodies
             .hammer
@@ -299,7 +300,7 @@ impl Voice {
         }
         bodies.count_rest();
         let gain = self.gain * patch.gain;
-        let limit_m_per_s = self.runaway_limit_m_per_s(gain);
+        let limit_m_per_s = self.runaway_limit_pa(gain);
         let sound = mid
             .iter()
             .zip(side.iter())
@@ -322,21 +323,20 @@ impl Voice {
         true
     }
 
-    /// The most either pickup may hear before the voice counts as running away, m/s: what the
+    /// The most either pickup may hear before the voice counts as running away, Pa: what the
     /// energy put in allows (either body can hold all of it; the striker's pickup adds its share
     /// at its level) and the swing of forces held on the object, with room, and within what
     /// keeps the output within f32 at `gain`. A sample beyond it (or NaN, which fails the
     /// comparison) silences the voice; a driven contact's energy is unbounded (∞, or NaN with no
     /// mode heard, means no limit: `min` drops the NaN). Either channel is at most
     /// 2·|gain|·volume·(|mid| + |side|) (pan ≤ 1, width ≤ 1).
-    fn runaway_limit_m_per_s(&self, gain: f64) -> f64 {
+    fn runaway_limit_pa(&self, gain: f64) -> f64 {
         let bodies = &self.bodies;
         let striker = bodies.hammer.striker();
         let pickup_per_sqrt_j = bodies.bank.pickup_abs_sum() / bodies.bank.mass_kg().sqrt()
             + bodies.hammer.striker_level() * striker.pickup_abs_sum() / striker.mass_kg().sqrt();
         (RUNAWAY_AMPLITUDE
-            * (pickup_per_sqrt_j * (2.0 * bodies.input_energy_j).sqrt()
-                + bodies.press_swing_m_per_s))
+            * (pickup_per_sqrt_j * (2.0 * bodies.input_energy_j).sqrt() + bodies.press_swing_pa))
             .min(f64::from(f32::MAX) / (2.0 * MAX_VOLUME_FACTOR * gain.abs()))
             .min(f64::MAX)
     }

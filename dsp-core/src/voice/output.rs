@@ -19,7 +19,7 @@ pub(super) struct Placement {
 }
 
 impl Placement {
-    /// Left and right output of a voice at `gain` hearing `mid` and `side` (m/s), one sample on.
+    /// Left and right output of a voice at `gain` hearing `mid` and `side` (Pa), one sample on.
     #[inline]
     fn mix(&mut self, gain: f64, mid: f64, side: f64) -> (f64, f64) {
         let (pan, gain) = (self.pan.next(), gain * self.volume.next());
@@ -65,7 +65,7 @@ impl Output<'_> {
         }
     }
 
-    /// Add a voice's `mid` and `side` signals (m/s), placed by `stereo` at `gain`. Without a
+    /// Add a voice's `mid` and `side` signals (Pa), placed by `stereo` at `gain`. Without a
     /// glide under way the placement is read once for the whole piece.
     pub(super) fn add(&mut self, stereo: &mut Placement, gain: f64, mid: &[f64], side: &[f64]) {
         if stereo.is_steady() {
@@ -102,7 +102,7 @@ impl Output<'_> {
     }
 }
 
-/// A voice's working buffers: what its pickups hear over one piece of a block, m/s.
+/// A voice's working buffers: what its pickups hear over one piece of a block, Pa.
 pub(super) struct Scratch {
     pub(super) mid: Vec<f64>,
     pub(super) side: Vec<f64>,

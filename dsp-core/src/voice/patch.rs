@@ -167,7 +167,8 @@ pub enum Level {
     /// A make-up gain from the patch's physics puts a velocity-127 strike of the reference note
     /// at [`REFERENCE_PEAK_DBFS`] (see [`Calibration`]).
     Calibrated,
-    /// Raw units: [`OUTPUT_GAIN_PER_M_PER_S`] per m/s of pickup velocity.
+    /// Physical units: the pressure the bodies radiate to the listener, 1 m away, in pascals
+    /// ([`OUTPUT_PER_PA`]).
     Physical,
 }
 
@@ -180,8 +181,8 @@ pub struct Patch {
     pub hammer_mass_kg: f64,
     /// What strikes the object: a point mass, or a body with modes of its own that ring too.
     pub striker: StrikerSpec,
-    /// The striker's own ringing mixed into the output: its pickup velocity times this is added
-    /// to the object's (0: only the object is heard).
+    /// The striker's own ringing in the output: the pressure it radiates times this is added to
+    /// the object's (1: as physics has it, 0: only the object is heard).
     pub striker_level: f64,
     /// How a hand holds the striker (its fingers damp its modes where they hold it).
     pub grip: Grip,
@@ -205,7 +206,7 @@ pub struct Patch {
     /// Note-off damping: 0 lets the object ring; otherwise every mode's T60 becomes this fraction
     /// of its own at note-off.
     pub release_fraction: f64,
-    /// Output level: calibrated by the patch's physics, or raw pickup velocity.
+    /// Output level: calibrated by the patch's physics, or the pressure in pascals.
     pub level: Level,
     pub stereo: Stereo,
     /// Linear output gain on top of the level (applied live).
@@ -244,7 +245,7 @@ impl Default for Patch {
                 material: &MATERIALS[0],
                 size_m: 0.01,
             },
-            striker_level: 0.5,
+            striker_level: 1.0,
             grip: Grip::Free,
             object_material: &MATERIALS[0],
             contact_from_materials: false,

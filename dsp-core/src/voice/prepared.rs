@@ -4,8 +4,7 @@
 use super::output::{Output, Scratch};
 use super::scene::LevelReference;
 use super::{
-    note_seed, DropSettings, Expression, Level, Patch, Roll, Voice, MAX_CHUNK,
-    OUTPUT_GAIN_PER_M_PER_S,
+    note_seed, DropSettings, Expression, Level, Patch, Roll, Voice, MAX_CHUNK, OUTPUT_PER_PA,
 };
 use crate::interaction::ContactPrep;
 use crate::resonator::{object_modes, BankSetup, Mode, ObjectSpec, MAX_MODES};
@@ -46,7 +45,7 @@ const LADDER: usize = 8;
 const MAX_MAKEUP: f64 = 1e6;
 
 /// How one note starts: the hammer's speed towards the object, the height it starts from (a
-/// bounce), the output gain per m/s of pickup velocity, and the pan (see [`super::Stereo`]).
+/// bounce), the output per pascal at the listener, and the pan (see [`super::Stereo`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Strike {
     pub v_in_m_per_s: f64,
@@ -67,17 +66,17 @@ pub struct Strike {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Calibration {
     speeds_m_per_s: [f64; LADDER],
-    /// Peak pickup velocity of the reference note at each speed, m/s.
-    peaks_m_per_s: [f64; LADDER],
-    /// Output per m/s of pickup velocity that puts the hardest peak at [`REFERENCE_PEAK_DBFS`].
+    /// Peak pressure of the reference note at the listener at each speed, Pa.
+    peaks_pa: [f64; LADDER],
+    /// Output per pascal that puts the hardest peak at [`REFERENCE_PEAK_DBFS`].
     makeup_gain: f64,
 }
 
 impl Calibration {
     const NONE: Calibration = Calibration {
         speeds_m_per_s: [0.0; LADDER],
-        peaks_m_per_s: [0.0; LADDER],
-        makeup_gain: OUTPUT_GAIN_PER_M_PER_S,
+        peaks_pa: [0.0; LADDER],
+        makeup_gain: OUTPUT_PER_PA,
     };
 
     /// How a note of normalised MIDI velocity `velocity` ∈ [0, 1] starts under `patch`.
@@ -85,7 +84,7 @@ impl Calibration {
         let level_db = patch.velocity.level_db(velocity);
         let gain = match patch.level {
             Level::Calibrated => self.makeup_gain,
-            Level::Physical => OUTPUT_GAIN_PER_M_PER_S,
+            Level::Physical => OUTPUT_PER_PA,
         };
         patch
             .mode
@@ -95,7 +94,7 @@ impl Calibration {
     /// The impact speed (m/s) whose reference peak is `level_db` below the hardest strike's; the
     /// softest speed where the physics cannot go that low.
     fn speed_for(&self, level_db: f64) -> f64 {
-        let (speeds, peaks) = (&self.speeds_m_per_s, &self.peaks_m_per_s);
+        let (speeds, peaks) = (&self.speeds_m_per_s, &self.peaks_pa);
         let target = peaks[LADDER - 1] * 10f64.powf(level_db / 20.0);
         if !(target < peaks[LADDER - 1]) {
             return speeds[LADDER - 1];
@@ -113,7 +112,7 @@ impl Calibration {
         speeds[0]
     }
 
-    /// Output per m/s of pickup velocity at the calibrated level.
+    /// Output per pascal at the calibrated level.
     pub fn makeup_gain(&self) -> f64 {
         self.makeup_gain
     }
@@ -271,7 +270,7 @@ impl Prepared {
             f0_hz: patch.tuning.f0_hz(note),
             ..patch.object
         };
-        let count = object_modes(&spec, &mut self.modes);
+        let count = object_modes(&spec, patch.object_radiating_size_m(), &mut self.modes);
         let index = usize::from(note) % NUM_KEYS;
         self.banks[index].set(
             &self.modes[..count],
@@ -299,23 +298,21 @@ impl Prepared {
         if let LevelReference::Ladder { .. } = reference {
             for j in 0..LADDER {
                 let speed = calibration.speeds_m_per_s[j];
-                calibration.peaks_m_per_s[j] = self.reference_peak(patch, reference, speed);
+                calibration.peaks_pa[j] = self.reference_peak(patch, reference, speed);
             }
         } else {
             let peak = self.reference_peak(patch, reference, 0.0);
-            calibration.peaks_m_per_s = [peak; LADDER];
+            calibration.peaks_pa = [peak; LADDER];
         }
-        let top = calibration.peaks_m_per_s[LADDER - 1];
+        let top = calibration.peaks_pa[LADDER - 1];
         if top > 0.0 && top.is_finite() {
-            calibration.makeup_gain = (10f64.powf(REFERENCE_PEAK_DBFS / 20.0) / top).clamp(
-                OUTPUT_GAIN_PER_M_PER_S / MAX_MAKEUP,
-                OUTPUT_GAIN_PER_M_PER_S * MAX_MAKEUP,
-            );
+            calibration.makeup_gain = (10f64.powf(REFERENCE_PEAK_DBFS / 20.0) / top)
+                .clamp(OUTPUT_PER_PA / MAX_MAKEUP, OUTPUT_PER_PA * MAX_MAKEUP);
         }
         calibration
     }
 
-    /// Peak pickup velocity (m/s) of the reference note, on the louder channel: struck at `v_in`
+    /// Peak pressure (Pa) of the reference note at the listener, on the louder channel: struck at `v_in`
     /// over [`REFERENCE_STRIKE_S`] (a bounce: thrown at `v_in` from the object's surface, so its
     /// first impacts are the real ones); a drop: the geometric mean of the peaks of its first
     /// [`REFERENCE_DROPS`] drops, each over its fall and [`REFERENCE_DROP_AFTER_FALL_S`]; or rolling: [`ROLL_CREST`] times the RMS over

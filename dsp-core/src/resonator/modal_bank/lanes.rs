@@ -69,8 +69,8 @@ pub(super) fn ring_lanes(
         }
     }
     Pickup {
-        mid_m_per_s: mid_sum.iter().sum(),
-        side_m_per_s: side_sum.iter().sum(),
+        mid_pa: mid_sum.iter().sum(),
+        side_pa: side_sum.iter().sum(),
     }
 }
 
@@ -123,8 +123,8 @@ pub(super) fn advance_lanes(
         displacement_m: w.iter().sum(),
         velocity_m_per_s: w_dot.iter().sum(),
         pickup: Pickup {
-            mid_m_per_s: out.iter().sum(),
-            side_m_per_s: out_side.iter().sum(),
+            mid_pa: out.iter().sum(),
+            side_pa: out_side.iter().sum(),
         },
         next_free_displacement_m: w_next.iter().sum(),
     }

@@ -15,6 +15,8 @@ pub const NEGLIGIBLE_STATE: f64 = 1e-120;
 /// (clap-validator found 2.1e-40). 1e-9 is 180 dB below an antinode and far above rounding.
 pub const NODE_SHAPE: f64 = 1e-9;
 
+use crate::radiation::Radiator;
+
 mod lanes;
 use lanes::{advance_lanes, decay_pair, dot, padded, ring_lanes, snap_node};
 
@@ -32,6 +34,8 @@ pub struct Mode {
     /// Half the difference of the left and the right pickup's mode-shape values (the side signal:
     /// left = pickup + side, right = pickup − side).
     pub side_shape: f64,
+    /// How the mode radiates: the bank's pickups hear the pressure it sends to the listener.
+    pub radiator: Radiator,
 }
 
 impl Mode {
@@ -43,6 +47,7 @@ impl Mode {
         strike_shape: 0.0,
         pickup_shape: 0.0,
         side_shape: 0.0,
+        radiator: Radiator::Velocity,
     };
 }
 
@@ -83,12 +88,14 @@ pub struct Surface {
     pub next_free_displacement_m: f64,
 }
 
-/// What the two pickups hear: the mean of their velocities (mid, the mono signal) and half the
-/// difference, left minus right (side), in m/s. Left = mid + side, right = mid − side.
+/// What the two pickups hear: the mean of what they hear (mid, the mono signal) and half the
+/// difference, left minus right (side): the pressure the modes radiate to the listener, Pa at
+/// [`crate::radiation::LISTENER_DISTANCE_M`] (each mode's velocity at the pickup times its
+/// [`Radiator::pressure_per_velocity`]). Left = mid + side, right = mid − side.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Pickup {
-    pub mid_m_per_s: f64,
-    pub side_m_per_s: f64,
+    pub mid_pa: f64,
+    pub side_pa: f64,
 }
 
 /// The step lengths a bank keeps transitions for.
@@ -243,8 +250,9 @@ impl BankSetup {
             self.sigma[n] = 1000f64.ln() / mode.t60_s.max(1e-4);
             self.omega0_sq[n] = omega_d * omega_d + self.sigma[n] * self.sigma[n];
             self.strike[n] = snap_node(mode.strike_shape);
-            self.pickup[n] = snap_node(mode.pickup_shape);
-            self.side[n] = snap_node(mode.side_shape);
+            let heard = mode.radiator.pressure_per_velocity(mode.freq_hz);
+            self.pickup[n] = snap_node(heard * mode.pickup_shape);
+            self.side[n] = snap_node(heard * mode.side_shape);
             n += 1;
         }
         for i in n..padded(n) {
@@ -665,8 +673,8 @@ impl ModalBank {
             displacement_m: self.strike_displacement_m(),
             velocity_m_per_s: self.strike_velocity_m_per_s(),
             pickup: Pickup {
-                mid_m_per_s: self.pickup_velocity_m_per_s(),
-                side_m_per_s: dot(&self.setup.side, &self.p, self.setup.num_modes),
+                mid_pa: self.pickup_pa(),
+                side_pa: dot(&self.setup.side, &self.p, self.setup.num_modes),
             },
             next_free_displacement_m: f64::NAN,
         }
@@ -724,9 +732,10 @@ impl ModalBank {
         dot(&self.setup.strike, &self.p, self.setup.num_modes)
     }
 
-    /// Velocity at the pickup (the mean of the two) in m/s: Σ ψᵢ·q̇ᵢ (the mono signal).
+    /// What the pickup hears (the mean of the two; the mono signal), Pa: Σ gᵢ·ψᵢ·q̇ᵢ, gᵢ the
+    /// mode's pressure per velocity.
     #[inline]
-    pub fn pickup_velocity_m_per_s(&self) -> f64 {
+    pub fn pickup_pa(&self) -> f64 {
         dot(&self.setup.pickup, &self.p, self.setup.num_modes)
     }
 
@@ -752,18 +761,30 @@ impl ModalBank {
         (2.0 * self.energy_j() / self.setup.mass_kg * compliance).sqrt()
     }
 
-    /// The fastest decay rate σ (1/s) among the modes holding at least `min_energy_j` of
-    /// vibration, ½M(q̇ᵢ² + ω₀ᵢ²qᵢ²); 0 if none does.
+    /// The fastest decay rate σ (1/s) among the modes heard with at least `min_heard` of
+    /// [`ModalBank::heard`]; 0 if none is.
     #[cfg(test)]
-    pub fn fastest_decay_per_s(&self, min_energy_j: f64) -> f64 {
-        let setup = &self.setup;
-        (0..setup.num_modes)
-            .filter(|&i| {
-                let (q, p) = (self.q[i], self.p[i]);
-                0.5 * setup.mass_kg * (p * p + setup.omega0_sq[i] * q * q) >= min_energy_j
-            })
-            .map(|i| setup.sigma[i])
+    pub fn fastest_heard_decay_per_s(&self, min_heard: f64) -> f64 {
+        (0..self.setup.num_modes)
+            .filter(|&i| self.heard_mode(i) >= min_heard)
+            .map(|i| self.setup.sigma[i])
             .fold(0.0, f64::max)
+    }
+
+    /// How loud the bank is to the listener over a period: Σᵢ Eᵢ·(gᵢ² + sᵢ²), each mode's
+    /// vibration energy ½M(q̇ᵢ² + ω₀ᵢ²qᵢ²) times the square of what the pickups hear of it per
+    /// m/s of its velocity (mid and side), J·Pa²·s²/m².
+    #[cfg(test)]
+    pub fn heard(&self) -> f64 {
+        (0..self.setup.num_modes).map(|i| self.heard_mode(i)).sum()
+    }
+
+    #[cfg(test)]
+    fn heard_mode(&self, i: usize) -> f64 {
+        let setup = &self.setup;
+        let (q, p) = (self.q[i], self.p[i]);
+        let energy_j = 0.5 * setup.mass_kg * (p * p + setup.omega0_sq[i] * q * q);
+        energy_j * (setup.pickup[i].powi(2) + setup.side[i].powi(2))
     }
 
     /// Modal mass in kg.
@@ -804,8 +825,8 @@ impl ModalBank {
             .any(|x| x.is_subnormal())
     }
 
-    /// Σ(|ψᵢ| + |sideᵢ|) of the pickup shapes: either channel's velocity per unit of modal
-    /// velocity, at most.
+    /// Σ(|ψᵢ| + |sideᵢ|) of the pickup gains (shape times pressure per velocity): either
+    /// channel's pressure per unit of modal velocity, at most.
     pub fn pickup_abs_sum(&self) -> f64 {
         let n = self.setup.num_modes;
         let (pickup, side) = (&self.setup.pickup[..n], &self.setup.side[..n]);
@@ -816,8 +837,8 @@ impl ModalBank {
             .sum()
     }
 
-    /// Σ(|ψᵢ| + |sideᵢ|)·|φᵢ|/(M·ω₀ᵢ), m/s per N: the most a step of one newton in a force held
-    /// on the strike point can add to either channel's pickup velocity (a step ΔF sets mode i
+    /// Σ(|ψᵢ| + |sideᵢ|)·|φᵢ|/(M·ω₀ᵢ), Pa per N: the most a step of one newton in a force held
+    /// on the strike point can add to either channel's pressure (a step ΔF sets mode i
     /// swinging with velocity amplitude φᵢ·ΔF/(M·ω₀ᵢ) about its new equilibrium).
     pub fn step_pickup_bound_per_n(&self) -> f64 {
         let n = self.setup.num_modes;

@@ -12,6 +12,7 @@ fn one_mode(freq_hz: f64, t60_s: f64) -> Box<ModalBank> {
         strike_shape: 1.0,
         pickup_shape: 1.0,
         side_shape: 0.0,
+        radiator: Radiator::Velocity,
     };
     bank.set_modes(&[mode], FS);
     bank
@@ -126,6 +127,7 @@ fn modes_at_or_above_nyquist_are_skipped_and_counted() {
         strike_shape: 1.0,
         pickup_shape: 1.0,
         side_shape: 0.0,
+        radiator: Radiator::Velocity,
     };
     bank.set_modes(&[m(1000.0), m(24_000.0), m(30_000.0), m(5000.0)], FS);
     assert_eq!(bank.num_modes(), 2);
@@ -141,6 +143,7 @@ fn ringing_is_a_forceless_step_with_its_output() {
             strike_shape: 1.0 / f64::from(i),
             pickup_shape: (-1f64).powi(i),
             side_shape: 0.0,
+            radiator: Radiator::Velocity,
         })
         .collect();
     let mut a = ModalBank::new(0.1);
@@ -151,13 +154,13 @@ fn ringing_is_a_forceless_step_with_its_output() {
     b.advance(Slot::Full, 7.0);
     for _ in 0..500 {
         a.advance(Slot::Full, 0.0);
-        let out = b.ring().mid_m_per_s;
-        assert!((out - a.pickup_velocity_m_per_s()).abs() <= 1e-15 * out.abs().max(1e-9));
+        let out = b.ring().mid_pa;
+        assert!((out - a.pickup_pa()).abs() <= 1e-15 * out.abs().max(1e-9));
     }
     // Fewer modes after more: the old modes' shapes must not leak into the padded lanes.
     b.set_modes(&modes[..2], FS);
     b.advance(Slot::Full, 1.0);
-    let expected = b.pickup_velocity_m_per_s();
+    let expected = b.pickup_pa();
     assert_eq!(b.num_modes(), 2);
     assert!(
         (b.p[0] * modes[0].pickup_shape + b.p[1] * modes[1].pickup_shape - expected).abs() < 1e-18
@@ -225,6 +228,7 @@ fn the_mean_mobility_of_a_plates_modes_is_the_infinite_plates() {
             strike_shape: 1.0,
             pickup_shape: 1.0,
             side_shape: 0.0,
+            radiator: Radiator::Velocity,
         })
         .collect();
     let mut bank = ModalBank::new(per_area * a * b);
@@ -253,6 +257,7 @@ fn a_strike_point_damper_adds_its_decay_rate() {
         strike_shape: shape,
         pickup_shape: 1.0,
         side_shape: 0.0,
+        radiator: Radiator::Velocity,
     };
     bank.set_modes(&[mode], FS);
     bank.advance(Slot::Full, 1.0);

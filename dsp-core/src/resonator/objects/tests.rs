@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// The objects' size in these tests, m: the modes' frequencies and shapes do not depend on it.
+const SIZE_M: f64 = 0.4;
+
 fn generate(kind: ObjectKind, num_modes: usize) -> Vec<Mode> {
     let spec = ObjectSpec {
         kind,
@@ -9,7 +12,7 @@ fn generate(kind: ObjectKind, num_modes: usize) -> Vec<Mode> {
         ..ObjectSpec::marimba(100.0)
     };
     let mut out = [Mode::SILENT; MAX_MODES];
-    let n = object_modes(&spec, &mut out);
+    let n = object_modes(&spec, SIZE_M, &mut out);
     out[..n].to_vec()
 }
 
@@ -150,6 +153,7 @@ fn damping_slope_and_stretch_act_as_documented() {
             damping_slope: 0.0,
             ..base
         },
+        SIZE_M,
         &mut out,
     );
     assert!(out[..4].iter().all(|m| m.t60_s == base.t60_s));
@@ -158,6 +162,7 @@ fn damping_slope_and_stretch_act_as_documented() {
             damping_slope: 1.0,
             ..base
         },
+        SIZE_M,
         &mut out,
     );
     assert!((out[3].t60_s - base.t60_s / 16.0).abs() < 1e-12);
@@ -166,6 +171,7 @@ fn damping_slope_and_stretch_act_as_documented() {
             stretch: 0.1,
             ..base
         },
+        SIZE_M,
         &mut out,
     );
     assert!((out[3].freq_hz - 100.0 * 4f64.powf(1.1)).abs() < 1e-9);

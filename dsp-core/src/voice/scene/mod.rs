@@ -7,7 +7,7 @@
 use super::bodies::Bodies;
 use super::patch::{Patch, PlayMode};
 use super::prepared::Strike;
-use crate::body::{object_fundamental_hz, Grip};
+use crate::body::{object_fundamental_hz, object_size_m, Grip};
 use crate::interaction::ContactPrep;
 use crate::resonator::ObjectSpec;
 
@@ -45,7 +45,7 @@ pub(super) trait Scene {
     /// striker's level and stiffness scale, and the press.
     fn start(&mut self, bodies: &mut Bodies, note: &NoteStart<'_>);
 
-    /// Render one piece: the pickups' mid and side into `mid` and `side` (m/s). At a decision
+    /// Render one piece: the pickups' mid and side into `mid` and `side` (Pa). At a decision
     /// point (`decide`) the scene may also change what it does (a rolling ball comes to rest).
     /// Unless the scene drives the contact, the hammer is left to itself, gravity and the press
     /// pulling it ([`Bodies::render_free`]).
@@ -108,7 +108,7 @@ impl PlayMode {
         }
     }
 
-    /// How a note at `level_db` below velocity 127 starts, at output `gain` per m/s, where
+    /// How a note at `level_db` below velocity 127 starts, at output `gain` per pascal, where
     /// `speed_for` gives the impact speed whose calibrated peak is that level.
     pub(super) fn strike(
         self,
@@ -194,6 +194,21 @@ impl Patch {
             patch.contact = patch.contact.hertz(stiffness, restitution);
         }
         patch
+    }
+
+    /// The object's size, m, which sets how it radiates (see
+    /// [`crate::radiation::Radiator`]): the size knob's when physical tuning sets the object's
+    /// pitch from it, otherwise the size its mass has in its material
+    /// ([`crate::body::object_size_m`]).
+    pub fn object_radiating_size_m(&self) -> f64 {
+        let kind = self.object.kind;
+        if self.physical_tuning
+            && object_fundamental_hz(kind, self.object_material, self.object_size_m).is_some()
+        {
+            self.object_size_m.max(1e-3)
+        } else {
+            object_size_m(kind, self.object_material, self.object_mass_kg)
+        }
     }
 }
 

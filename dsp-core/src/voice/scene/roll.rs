@@ -81,7 +81,7 @@ impl Scene for RollScene {
             let pickup = bodies
                 .hammer
                 .process_sample(&patch.contact, &mut bodies.bank, dt_s);
-            (*m, *s) = (pickup.mid_m_per_s, pickup.side_m_per_s);
+            (*m, *s) = (pickup.mid_pa, pickup.side_pa);
         }
         if decide && self.stopping && rolling.speed_m_per_s() < ROLL_REST_M_PER_S {
             if !bodies.hammer.is_retired() {
@@ -102,7 +102,7 @@ impl Scene for RollScene {
             return false;
         }
         if patch.roll.lift_on_release {
-            bodies.hammer.retire();
+            bodies.hammer.lift_off(&mut bodies.bank);
             self.rolling = None;
         } else {
             self.stopping = true;

@@ -459,7 +459,8 @@ impl DropPlay {
             strike_position: position,
             ..self.floor
         };
-        let count = object_modes(&spec, &mut self.modes);
+        // A restrike reads only the strike shapes: the size the radiators take does not matter.
+        let count = object_modes(&spec, self.floor_size_m, &mut self.modes);
         bank.restrike(&self.modes[..count], 1.0 / dt_s);
     }
 
@@ -715,7 +716,7 @@ impl Scene for DropPlay {
             let pickup = bodies
                 .hammer
                 .process_sample(&self.setup, &mut bodies.bank, dt_s);
-            (*m, *s) = (pickup.mid_m_per_s, pickup.side_m_per_s);
+            (*m, *s) = (pickup.mid_pa, pickup.side_pa);
         }
     }
 

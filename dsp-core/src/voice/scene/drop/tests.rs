@@ -160,10 +160,11 @@ fn settle(patch: &Patch, seed: u64) -> Settled {
             engine.process(patch, piece);
             let bodies = &engine.voices[0].bodies;
             let striker = bodies.hammer.striker();
-            let heard_j = 1e-3 * (bodies.bank.energy_j() + striker.energy_j());
+            let level_sq = bodies.hammer.striker_level().powi(2);
+            let heard = 1e-3 * (bodies.bank.heard() + level_sq * striker.heard());
             fastest = fastest
-                .max(bodies.bank.fastest_decay_per_s(heard_j))
-                .max(striker.fastest_decay_per_s(heard_j));
+                .max(bodies.bank.fastest_heard_decay_per_s(heard))
+                .max(striker.fastest_heard_decay_per_s(heard / level_sq.max(1e-30)));
         }
         fastest_decay_per_s.push(fastest);
         body_energy_j.push(engine.voices[0].bodies.hammer.striker_energy_j());
@@ -184,7 +185,7 @@ fn settle(patch: &Patch, seed: u64) -> Settled {
 
 /// No drop sound is cut: over any 20 ms while it is within 60 dB of its peak, its level (5 ms
 /// RMS) falls by no more than the fastest decaying of its modes then (either body's, a resting
-/// body's contact loss included, of those that hold 0.1 % of the vibration) decays in 20 ms,
+/// body's contact loss included, of those that carry 0.1 % of what is heard) decays in 20 ms,
 /// 8.69·σ·0.02 dB, with 10 dB for beats between modes, the frames' alignment and contacts
 /// under way (which move energy between the bodies): a sum of freely decaying modes falls no
 /// faster than its fastest. Die, coin, spoon and brick, 50 seeds each.
