@@ -219,3 +219,73 @@ fn a_held_spoon_is_damped_where_it_is_held() {
     spec.hold(Grip::Free, &body, &mut free_again);
     assert_eq!(free_again, free);
 }
+
+/// Every striker's and every object's modes radiate by a law of their own (none is heard as a
+/// bare velocity), and a ball's modes as sphere harmonics on its radius, from its whole surface.
+#[test]
+fn every_body_radiates() {
+    for kind in StrikerKind::ALL {
+        let spec = StrikerSpec {
+            kind,
+            material: material("steel"),
+            size_m: 0.05,
+        };
+        let (_, modes) = modes_of(&spec);
+        assert!(
+            modes.iter().all(|m| m.radiator != Radiator::Velocity),
+            "{kind:?}"
+        );
+    }
+    let ball = StrikerSpec {
+        kind: StrikerKind::Ball,
+        material: material("steel"),
+        size_m: 0.05,
+    };
+    let (_, modes) = modes_of(&ball);
+    assert!(modes.iter().all(|m| matches!(
+        m.radiator,
+        Radiator::Multipole { radius_m, area_m2, .. }
+            if radius_m == 0.05 && (area_m2 / (4.0 * PI * 0.0025) - 1.0).abs() < 1e-12
+    )));
+    for kind in ObjectKind::ALL {
+        let spec = ObjectSpec {
+            kind,
+            ..ObjectSpec::marimba(200.0)
+        };
+        let mut table = [Mode::SILENT; MAX_MODES];
+        let n = object_modes(&spec, 0.3, &mut table);
+        assert!(
+            table[..n].iter().all(|m| m.radiator != Radiator::Velocity),
+            "{kind:?}"
+        );
+    }
+}
+
+/// An object's size from its mass inverts its volume in the table's proportions: a 0.5 m oak
+/// bar 0.1 m wide and 25 mm thick, a 0.8 m glass plate 0.56 m wide and 8 mm thick, a bronze
+/// bell of 0.2 m radius with a 2π·r²·(r/12) shell, a drum head of 0.3 m radius at 1 kg/m².
+#[test]
+fn an_objects_size_follows_from_its_mass() {
+    let cases = [
+        (ObjectKind::FreeBar, "oak", 0.5, 0.5 * 0.1 * 0.025),
+        (
+            ObjectKind::RectangularPlate,
+            "glass",
+            0.8,
+            0.8 * 0.56 * 0.008,
+        ),
+        (
+            ObjectKind::Bell,
+            "bronze",
+            0.2,
+            2.0 * PI * 0.04 * 0.2 / 12.0,
+        ),
+    ];
+    for (kind, id, size_m, volume_m3) in cases {
+        let mass_kg = material(id).density_kg_per_m3 * volume_m3;
+        let got = object_size_m(kind, material(id), mass_kg);
+        assert!((got / size_m - 1.0).abs() < 1e-9, "{kind:?}: {got} m");
+    }
+    let head = object_size_m(ObjectKind::Membrane, material("abs"), PI * 0.09);
+    assert!((head / 0.3 - 1.0).abs() < 1e-9, "{head} m");
+}

@@ -52,7 +52,7 @@ impl Radiator {
     ///   radiation resistance of a sphere vibrating in the harmonic P_ℓ); ℓ = 0 is the pulsating
     ///   sphere, (ka)²/(1 + (ka)²).
     /// - [`Radiator::BaffledPlate`]: see [`plate::efficiency`] (Wallace, JASA 51, 1972).
-    /// - [`Radiator::Ideal`]: 1.
+    /// - [`Radiator::Ideal`][]: 1.
     pub fn efficiency(&self, freq_hz: f64) -> f64 {
         let k = wavenumber_per_m(freq_hz);
         match *self {

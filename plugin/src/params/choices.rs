@@ -266,7 +266,7 @@ pub enum LevelChoice {
     #[name = "Calibrated"]
     Calibrated,
     #[id = "physical"]
-    #[name = "Physical (pickup velocity)"]
+    #[name = "Physical (Pa at 1 m)"]
     Physical,
 }
 

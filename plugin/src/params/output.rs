@@ -19,7 +19,8 @@ pub struct OutputParams {
     /// Shape γ of the velocity curve, level = −range·(1 − x)^γ.
     #[id = "velocity-curve"]
     pub velocity_curve: FloatParam,
-    /// Calibrated level (a make-up gain from the patch's physics) or raw pickup velocity.
+    /// Calibrated level (a make-up gain from the patch's physics) or the pressure at the listener,
+    /// 1 m away, in pascals.
     #[id = "level"]
     pub level: EnumParam<LevelChoice>,
     /// Share of the pickups' difference in the output.

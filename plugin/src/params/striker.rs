@@ -1,7 +1,7 @@
 //! The striker group: what strikes, its material, size, mass, level and grip.
 
 use super::choices::{GripChoice, MaterialChoice, StrikerChoice};
-use super::{float, ids, linear, log_float, pow10, skewed, v, Kind, PresetKey};
+use super::{float, ids, log_float, pow10, skewed, v, Kind, PresetKey};
 use nice_plug::prelude::*;
 use urto_dsp::body::StrikerSpec;
 use urto_dsp::voice::Patch;
@@ -19,7 +19,8 @@ pub struct StrikerParams {
     /// The ball's or mallet head's radius, the rod's length, the coin's radius, m.
     #[id = "striker-size"]
     pub striker_size_m: FloatParam,
-    /// The striker's own ringing in the mix (0: only the object).
+    /// The striker's own ringing in the mix, a trim on what it radiates (1: physical, 0: only
+    /// the object).
     #[id = "striker-level"]
     pub striker_level: FloatParam,
     /// How a hand holds the striker: its fingers damp the striker's modes where they hold it.
@@ -44,7 +45,14 @@ impl Default for StrikerParams {
                 " m",
                 4,
             ),
-            striker_level: float("Striker level", d.striker_level, linear(0.0, 1.0), "", 2),
+            striker_level: float(
+                "Striker level",
+                d.striker_level,
+                // 1 (physical) mid-travel.
+                skewed(0.0, 4.0, -1.0),
+                "",
+                2,
+            ),
             grip: EnumParam::new("Grip", GripChoice::Free),
             contact_from_materials: BoolParam::new(
                 "Contact from materials",
