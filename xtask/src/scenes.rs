@@ -128,7 +128,7 @@ fn two_body_scenes() -> Vec<(Scene, &'static str)> {
             two_body(
                 "teaspoon-on-wine-glass",
                 spec(StrikerKind::Rod, "steel", 0.12, Grip::Loose),
-                0.3,
+                1.0,
                 ObjectKind::Glass,
                 "glass",
                 660.0,
@@ -176,7 +176,7 @@ fn two_body_scenes() -> Vec<(Scene, &'static str)> {
             two_body(
                 "wooden-stick-on-glass-bottle",
                 spec(StrikerKind::Rod, "maple", 0.3, Grip::Firm),
-                0.5,
+                1.0,
                 ObjectKind::Glass,
                 "glass",
                 420.0,
