@@ -4,7 +4,9 @@
 //! x wavenumber, ∫₀^{ka} F_m(α)·y_n(kb·√(1 − α²/(ka)²)) dα, with y_n the normalised efficiency
 //! of a baffled strip. That integral is replaced by 2-point Gauss rules built from the exact
 //! moments of F_m (main lobe and rest apart), y_n by a closed form with a coincidence cap, and
-//! the result is symmetrised over the two axis orderings (the derivation in docs/physics.md, "What the listener hears").
+//! the result is symmetrised over the two axis orderings (the derivation in docs/physics.md,
+//! "What the listener hears", and docs/radiation/). The constants marked "(fitted)" were fitted
+//! against the exact integral for m, n ≤ 8, b/a = 0.7 and 0.2, ka from 0.02 to 100.
 //! No allocation, no quadrature in two dimensions: a few microseconds per call.
 
 use num_complex::Complex64;
@@ -12,23 +14,23 @@ use std::f64::consts::PI;
 
 /// Euler–Mascheroni constant γ, in Cin(x) = γ + ln x − Ci(x).
 const EULER: f64 = 0.577_215_664_901_532_9;
-/// Coincidence cap's peak coefficient (the sinc²-peak asymptote), kept as fitted against the exact integral (m, n ≤ 8, b/a = 0.7 and 0.2, ka 0.02–100).
+/// Coincidence cap's peak coefficient (the sinc²-peak asymptote) (fitted).
 const CAP_PEAK: f64 = 0.094;
-/// Coincidence cap's 1/n correction, fitted against the exact integral (m, n ≤ 8, b/a = 0.7 and 0.2, ka 0.02–100).
+/// Coincidence cap's 1/n correction (fitted).
 const CAP_PER_ORDER: f64 = 0.05;
-/// Cap on a node spread over s (the √-singularity averaged): KS·N/√s, fitted against the exact integral (m, n ≤ 8, b/a = 0.7 and 0.2, ka 0.02–100).
+/// Cap on a node spread over s (the √-singularity averaged): KS·N/√s (fitted).
 const CAP_SPREAD: f64 = 0.354;
-/// Exponent p of the soft minimum (x⁻ᵖ + c⁻ᵖ)^(−1/p), fitted against the exact integral (m, n ≤ 8, b/a = 0.7 and 0.2, ka 0.02–100).
+/// Exponent p of the soft minimum (x⁻ᵖ + c⁻ᵖ)^(−1/p) (fitted).
 const SOFT_MIN_POWER: i32 = 4;
-/// Lowest Y/N where the bridge to the cap starts, fitted against the exact integral (m, n ≤ 8, b/a = 0.7 and 0.2, ka 0.02–100).
+/// Lowest Y/N where the bridge to the cap starts (fitted).
 const BRIDGE_MIN_RATIO: f64 = 0.7;
-/// β of the bridge's start r·(1 − r²)·N = β, fitted against the exact integral (m, n ≤ 8, b/a = 0.7 and 0.2, ka 0.02–100).
+/// β of the bridge's start r·(1 − r²)·N = β (fitted).
 const BRIDGE_BETA: f64 = 4.0;
-/// Scale of the stationary-phase blend z = (Y·g/scale)², fitted against the exact integral (m, n ≤ 8, b/a = 0.7 and 0.2, ka 0.02–100).
+/// Scale of the stationary-phase blend z = (Y·g/scale)² (fitted).
 const PHASE_BLEND: f64 = 2.0;
-/// Half width of the main spectral lobe in α = k_x·a, fitted against the exact integral (m, n ≤ 8, b/a = 0.7 and 0.2, ka 0.02–100).
+/// Half width of the main spectral lobe in α = k_x·a (fitted).
 const LOBE: f64 = 2.0 * PI;
-/// Power q of the symmetrisation weight w = ½·(k_small/k_large)^q, fitted against the exact integral (m, n ≤ 8, b/a = 0.7 and 0.2, ka 0.02–100).
+/// Power q of the symmetrisation weight w = ½·(k_small/k_large)^q (fitted).
 const SYM_POWER: i32 = 2;
 /// Below this argument the Bessel combinations use their cancellation-free power series.
 const SERIES_MAX: f64 = 2.0;

@@ -61,7 +61,7 @@ fn pressure_per_velocity_carries_the_radiated_power() {
     assert_eq!(Radiator::Velocity.pressure_per_velocity(freq_hz), 1.0);
 }
 
-/// One row of /tmp/wallace/refs.md (the plate derivation's reference table): mode (m, n), k·a,
+/// One row of the plate derivation's reference table (`python3 docs/radiation/refs.py`): mode (m, n), k·a,
 /// k·b, σ from Wallace's exact integral (5 s.f.), and the derivation's Python `sigma_mode`.
 struct PlateRef {
     m: u32,
@@ -111,7 +111,7 @@ const PLATE_HIGH: [PlateRef; 10] = [
 ];
 
 /// Wallace's (1972) low-frequency closed forms, with the even–even k²ab/28 correction of the
-/// derivation's REPORT.md §2 (for m odd, n even: the even–odd form with a↔b, m↔n swapped).
+/// derivation (docs/radiation/README.md §2; for m odd, n even: the even–odd form with a↔b, m↔n swapped).
 fn plate_closed_form(m: u32, n: u32, ka: f64, kb: f64) -> f64 {
     let (mf, nf) = (f64::from(m), f64::from(n));
     let c8 = |i: f64| 1.0 - 8.0 / (i * PI).powi(2);
@@ -137,20 +137,24 @@ fn plate_closed_form(m: u32, n: u32, ka: f64, kb: f64) -> f64 {
     }
 }
 
-#[test]
-fn plate_meets_the_exact_integral_at_low_frequency() {
-    // σ_exact of refs.md (Wallace's integral, converged to ≥ 10 digits): within 1 %.
-    for r in &PLATE_LOW {
-        let got = plate::efficiency(r.m, r.n, r.ka, r.kb);
+/// Every reference's σ within the factor `tolerance` of `want(reference)`.
+fn assert_within(refs: &[PlateRef], want: fn(&PlateRef) -> f64, tolerance: f64) {
+    for r in refs {
+        let (got, want) = (plate::efficiency(r.m, r.n, r.ka, r.kb), want(r));
         assert!(
-            (got / r.exact - 1.0).abs() < 0.01,
-            "({}, {}) at ka = {}: {got} against {}",
+            got < want * tolerance && got > want / tolerance,
+            "({}, {}) at ka = {}: {got} against {want}",
             r.m,
             r.n,
-            r.ka,
-            r.exact
+            r.ka
         );
     }
+}
+
+#[test]
+fn plate_meets_the_exact_integral_at_low_frequency() {
+    // σ_exact of the reference table (Wallace's integral, converged to ≥ 10 digits): within 1 %.
+    assert_within(&PLATE_LOW, |r| r.exact, 1.01);
 }
 
 #[test]
@@ -185,37 +189,16 @@ fn plate_follows_wallaces_closed_forms_for_small_plates() {
 
 #[test]
 fn plate_meets_the_exact_integral_around_coincidence() {
-    // σ_exact of refs.md (Wallace's integral): within 1.5 dB (the formula's worst on its
+    // σ_exact of the reference table (Wallace's integral): within 1.5 dB (the formula's worst on its
     // fitting grid is 1.27 dB).
-    let tolerance = 10f64.powf(1.5 / 10.0);
-    for r in &PLATE_HIGH {
-        let got = plate::efficiency(r.m, r.n, r.ka, r.kb);
-        let ratio = got / r.exact;
-        assert!(
-            ratio < tolerance && ratio > 1.0 / tolerance,
-            "({}, {}) at ka = {}: {got} against {}",
-            r.m,
-            r.n,
-            r.ka,
-            r.exact
-        );
-    }
+    assert_within(&PLATE_HIGH, |r| r.exact, 10f64.powf(1.5 / 10.0));
 }
 
 #[test]
 fn matches_the_derivations_reference_values() {
-    // Porting check: the Python `sigma_mode` of refs.md (10 digits), to 1e-6.
-    for r in PLATE_LOW.iter().chain(&PLATE_HIGH) {
-        let got = plate::efficiency(r.m, r.n, r.ka, r.kb);
-        assert!(
-            (got / r.python - 1.0).abs() < 1e-6,
-            "({}, {}) at ka = {}: {got} against {}",
-            r.m,
-            r.n,
-            r.ka,
-            r.python
-        );
-    }
+    // Porting check: `sigma_mode` of docs/radiation/sigma_mode.py (10 digits), to 1e-6.
+    assert_within(&PLATE_LOW, |r| r.python, 1.0 + 1e-6);
+    assert_within(&PLATE_HIGH, |r| r.python, 1.0 + 1e-6);
 }
 
 #[test]
