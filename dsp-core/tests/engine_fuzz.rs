@@ -304,8 +304,7 @@ proptest! {
         // note or a re-activation.
         let mut peak = 0.0f64;
         let mut resets = 0;
-        // Output per m/s of pickup velocity of that strike: the physical level's, or the
-        // patch's make-up gain.
+        // Output per pascal of that strike: the physical level's, or the patch's make-up gain.
         let mut gain = OUTPUT_PER_PA;
         for (len, event) in blocks {
             match event {

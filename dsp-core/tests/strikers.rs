@@ -145,7 +145,7 @@ fn physical_tuning_strikes_the_object_its_size_tunes() {
 #[test]
 fn a_held_teaspoon_leaves_the_glass_singing() {
     let mut patch = Patch {
-        striker_level: 0.3,
+        striker_level: 1.0,
         grip: Grip::Loose,
         object_mass_kg: 0.05,
         ..steel_rod_on_glass(0.12, 660.0)

@@ -357,9 +357,12 @@ impl Hammer {
         self.contact = None;
     }
 
-    /// Take the striker away without a jolt (a choke, a ball lifted off): the force it pressed
-    /// the bodies together with goes with it as if lifted slowly, so both ring on about their
-    /// unloaded rest ([`ModalBank::hold_static_force`]) instead of springing back with a click.
+    /// Take a striker that lies on the object under a steady load (a rolling ball) away without
+    /// a jolt: the force it pressed the bodies together with goes with it as if lifted slowly,
+    /// so both ring on about their unloaded rest ([`ModalBank::hold_static_force`]) instead of
+    /// springing back with a click. Not for a strike under way: its force is no equilibrium the
+    /// modes have followed, and moving them by it would put energy in (plain
+    /// [`Hammer::retire`] leaves the vibration as it is).
     pub fn lift_off(&mut self, bank: &mut ModalBank) {
         if self.force_n.is_finite() {
             bank.hold_static_force(self.force_n);

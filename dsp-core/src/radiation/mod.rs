@@ -26,9 +26,9 @@ const MAX_ORDER: u32 = 60;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Radiator {
     /// A spherical harmonic of degree `order` on a sphere of `radius_m` (its surface velocity ∝
-    /// P_order(cos θ)), radiating from `area_m2`: exactly a ball's Lamb mode; the lowest
-    /// multipole of a compact body's mode (a bell's, a glass's, a drum head's, a free plate's
-    /// or a free bar's), on the sphere round it.
+    /// P_order(cos θ)), radiating from `area_m2`: exactly a ball's Lamb mode; a compact body's
+    /// mode (a bell's, a glass's, a drum head's, a free plate's or a free bar's, a soundboard's)
+    /// as the multipole of its order on the sphere round it.
     Multipole {
         order: u32,
         radius_m: f64,
@@ -37,30 +37,49 @@ pub enum Radiator {
     /// Mode (m, n) of a simply supported `a_m` × `b_m` plate set in a rigid baffle (a plate in
     /// its frame, a plank or a tile on the floor), radiating from one face into a half space.
     BaffledPlate { m: u32, n: u32, a_m: f64, b_m: f64 },
-    /// Every mode radiates fully (σ = 1) from `area_m2`: a string heard through the soundboard
-    /// it drives.
-    Ideal { area_m2: f64 },
     /// Not radiated: the pickup hears the mode's velocity itself, 1 per m/s (a sensor on the
     /// body rather than a listener; the hand-made modes of tests).
     Velocity,
 }
 
 impl Radiator {
+    /// A mode that radiates nothing (a placeholder's).
+    pub const SILENT: Radiator = Radiator::Multipole {
+        order: 0,
+        radius_m: 0.0,
+        area_m2: 0.0,
+    };
+
     /// The mode's radiation efficiency σ at `freq_hz`:
-    /// - [`Radiator::Multipole`]: σ = 1/((ka)²·|h_ℓ′(ka)|²), h_ℓ the spherical Hankel function of
-    ///   the first kind (Junger & Feit, *Sound, Structures, and Their Interaction*, §4: the
-    ///   radiation resistance of a sphere vibrating in the harmonic P_ℓ); ℓ = 0 is the pulsating
-    ///   sphere, (ka)²/(1 + (ka)²).
+    /// - [`Radiator::Multipole`]: σ_ℓ = 1/((ka)²·|h_ℓ′(ka)|²), h_ℓ the spherical Hankel function
+    ///   of the first kind (Junger & Feit, *Sound, Structures, and Their Interaction*, §4: the
+    ///   radiation resistance of a sphere vibrating in the harmonic P_ℓ; ℓ = 0 is the pulsating
+    ///   sphere, (ka)²/(1 + (ka)²)), for a body of area S on the sphere of area 4πa²:
+    ///   σ = f·σ_ℓ/(1 − (1 − f)·min(σ_ℓ, 1)), f = S/(4πa²). At the same mean-square velocity a
+    ///   body of area S carries f of the sphere's multipole moment, so below ka ≈ ℓ it radiates
+    ///   f² of the sphere's power, σ → f·σ_ℓ (for a patch pulsating alike, exactly the monopole
+    ///   of its volume velocity, ρc·k²·(S·v)²/(4π)); where the sphere radiates fully, each part
+    ///   radiates alone, σ → σ_ℓ.
     /// - [`Radiator::BaffledPlate`]: see [`plate::efficiency`] (Wallace, JASA 51, 1972).
-    /// - [`Radiator::Ideal`][]: 1.
     pub fn efficiency(&self, freq_hz: f64) -> f64 {
         let k = wavenumber_per_m(freq_hz);
         match *self {
             Radiator::Multipole {
-                order, radius_m, ..
-            } => sphere_efficiency(order, k * radius_m),
+                order,
+                radius_m,
+                area_m2,
+            } => {
+                let sphere = sphere_efficiency(order, k * radius_m);
+                let share = (area_m2 / (4.0 * PI * radius_m * radius_m)).clamp(0.0, 1.0);
+                let sigma = share * sphere / (1.0 - (1.0 - share) * sphere.min(1.0));
+                if sigma.is_finite() {
+                    sigma
+                } else {
+                    0.0
+                }
+            }
             Radiator::BaffledPlate { m, n, a_m, b_m } => plate::efficiency(m, n, k * a_m, k * b_m),
-            Radiator::Ideal { .. } | Radiator::Velocity => 1.0,
+            Radiator::Velocity => 1.0,
         }
     }
 
@@ -69,7 +88,7 @@ impl Radiator {
     /// mean-square pressure there, so it counts twice.
     pub fn area_m2(&self) -> f64 {
         match *self {
-            Radiator::Multipole { area_m2, .. } | Radiator::Ideal { area_m2 } => area_m2,
+            Radiator::Multipole { area_m2, .. } => area_m2,
             Radiator::BaffledPlate { a_m, b_m, .. } => 2.0 * a_m * b_m,
             Radiator::Velocity => 0.0,
         }

@@ -61,6 +61,30 @@ fn pressure_per_velocity_carries_the_radiated_power() {
     assert_eq!(Radiator::Velocity.pressure_per_velocity(freq_hz), 1.0);
 }
 
+#[test]
+fn a_small_pulsating_patch_is_the_monopole_of_its_volume_velocity() {
+    // A patch of area S on a sphere of 10 cm radius, all of it moving at v, at ka = 0.01: the
+    // monopole of volume velocity Q = S·v radiates W = ρc·k²·Q²/(4π), so at r,
+    // p = √(ρc·W/(4π·r²)) = ρc·k·S·v/(4π·r) (Kinsler et al., *Fundamentals of Acoustics*, §7.2).
+    let radius_m = 0.1;
+    let k = 0.01 / radius_m;
+    let freq_hz = k * SPEED_OF_SOUND_M_PER_S / (2.0 * PI);
+    for area_m2 in [1e-4, 0.01, 0.05, 4.0 * PI * radius_m * radius_m] {
+        let patch = Radiator::Multipole {
+            order: 0,
+            radius_m,
+            area_m2,
+        };
+        let want = AIR_DENSITY_KG_PER_M3 * SPEED_OF_SOUND_M_PER_S * k * area_m2
+            / (4.0 * PI * LISTENER_DISTANCE_M);
+        let got = patch.pressure_per_velocity(freq_hz);
+        assert!(
+            (got / want - 1.0).abs() < 0.01,
+            "S = {area_m2}: {got} against {want}"
+        );
+    }
+}
+
 /// One row of the plate derivation's reference table (`python3 docs/radiation/refs.py`): mode (m, n), k·a,
 /// k·b, σ from Wallace's exact integral (5 s.f.), and the derivation's Python `sigma_mode`.
 struct PlateRef {

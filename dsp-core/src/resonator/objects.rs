@@ -94,10 +94,13 @@ impl ObjectKind {
     /// - the other objects' modes as their lowest multipole on the sphere round them. A free
     ///   bar's mode i has i + 2 nodes and moves no net volume: order i + 2 (the fundamental a
     ///   linear quadrupole; Fletcher & Rossing, *The Physics of Musical Instruments*, §2.14 and
-    ///   §19); a free plate's mode (m, n), of Chladni order m + 2n, that order (the (2, 0) mode a
+    ///   §19), but a marimba bar's fundamental, which the tube tuned to it under the bar radiates
+    ///   as a monopole (its mouth's volume velocity; §19.3: the resonators make the fundamental
+    ///   louder); a free plate's mode (m, n), of Chladni order m + 2n, that order (the (2, 0) mode a
     ///   quadrupole; §3.6); a bell's or a glass's rim mode of m nodal meridian pairs, order m
     ///   (§21.2); a drum head's mode (m, n), order m (the (0, 1) mode a monopole; §18.1);
-    /// - a string's partials through the soundboard it drives, all alike.
+    /// - a string's partials through the soundboard it drives, which pumps air as a monopole
+    ///   (a disc of its area); a bare string is nearly silent.
     fn radiator(self, shape: Shape, size_m: f64) -> Radiator {
         let size_m = size_m.max(1e-3);
         let disc_m2 = PI * size_m * size_m;
@@ -107,11 +110,15 @@ impl ObjectKind {
             area_m2,
         };
         match shape {
-            Shape::Bar(b) => multipole(
-                bar_index(b) + 2.0,
-                0.5 * size_m,
-                2.0 * BAR_WIDTH_PER_LENGTH * size_m * size_m,
-            ),
+            Shape::Bar(b) => {
+                let index = bar_index(b);
+                let tube = self == ObjectKind::MarimbaBar && index == 0.0;
+                multipole(
+                    if tube { 0.0 } else { index + 2.0 },
+                    0.5 * size_m,
+                    2.0 * BAR_WIDTH_PER_LENGTH * size_m * size_m,
+                )
+            }
             Shape::Plate(m, n) => Radiator::BaffledPlate {
                 m: m as u32,
                 n: n as u32,
@@ -123,17 +130,17 @@ impl ObjectKind {
             }
             Shape::Bessel(_, kappa) => multipole(2.0 * kappa / PI, size_m, 2.0 * disc_m2),
             Shape::Rim(m) => multipole(m, size_m, 2.0 * disc_m2),
-            Shape::String(_) => Radiator::Ideal {
-                area_m2: SOUNDBOARD_AREA_M2,
-            },
-            Shape::Flat => Radiator::Ideal { area_m2: 0.0 },
+            Shape::String(_) => {
+                multipole(0.0, (SOUNDBOARD_AREA_M2 / PI).sqrt(), SOUNDBOARD_AREA_M2)
+            }
+            Shape::Flat => Radiator::SILENT,
         }
     }
 }
 
 /// A bar's width per metre of its length (a 40 cm marimba bar is 8 cm wide).
 pub const BAR_WIDTH_PER_LENGTH: f64 = 0.2;
-/// The soundboard a string drives, m²: a dulcimer's or a small piano's.
+/// The soundboard a string drives, m²: a dulcimer's (a piano's is 1–2 m²).
 const SOUNDBOARD_AREA_M2: f64 = 0.25;
 
 /// A struck object as the user sets it up.

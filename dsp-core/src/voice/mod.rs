@@ -244,7 +244,7 @@ impl Voice {
         self.held = false;
         let bodies = &mut self.bodies;
         self.scenes.current_mut().stop(bodies);
-        bodies.hammer.lift_off(&mut bodies.bank);
+        bodies.hammer.retire();
         bodies.bank.limit_t60(CHOKE_T60_S, sample_rate_hz);
         bodies
             .hammer
@@ -300,11 +300,11 @@ impl Voice {
         }
         bodies.count_rest();
         let gain = self.gain * patch.gain;
-        let limit_m_per_s = self.runaway_limit_pa(gain);
+        let limit_pa = self.runaway_limit_pa(gain);
         let sound = mid
             .iter()
             .zip(side.iter())
-            .position(|(m, s)| !(m.abs() + s.abs() <= limit_m_per_s))
+            .position(|(m, s)| !(m.abs() + s.abs() <= limit_pa))
             .unwrap_or(len);
         out.add(&mut self.stereo, gain, &mid[..sound], &side[..sound]);
         let bodies = &self.bodies;

@@ -362,8 +362,8 @@ impl Prepared {
     }
 
     /// Render the reference note of `patch` for `samples` samples at unit gain and return the
-    /// peak of the louder channel (m/s). With `steady = Some(skip)`, also leave the louder
-    /// channel's mean square from sample `skip` on in `steady_mean_square` (m²/s²).
+    /// peak of the louder channel (Pa). With `steady = Some(skip)`, also leave the louder
+    /// channel's mean square from sample `skip` on in `steady_mean_square` (Pa²).
     fn render_reference(
         &mut self,
         patch: &Patch,

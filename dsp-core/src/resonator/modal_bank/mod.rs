@@ -12,7 +12,9 @@ pub const NEGLIGIBLE_STATE: f64 = 1e-120;
 /// A mode-shape value this small is a node: exactly zero. A point on a node of a mode computes as
 /// sin(nπ) ≈ n·1.2e-16 rather than 0; a strike and a pickup both there (a string's end) scale the
 /// output by ~1e-32, which a soft strike or a decay then takes into f32's subnormal range
-/// (clap-validator found 2.1e-40). 1e-9 is 180 dB below an antinode and far above rounding.
+/// (clap-validator found 2.1e-40). 1e-9 is 180 dB below an antinode and far above rounding. The
+/// pickups' gains (shape times the mode's radiated pressure per velocity, Pa·s/m, of order
+/// 1–100 for a mode that radiates fully) snap to zero below it too.
 pub const NODE_SHAPE: f64 = 1e-9;
 
 use crate::radiation::Radiator;
@@ -47,7 +49,7 @@ impl Mode {
         strike_shape: 0.0,
         pickup_shape: 0.0,
         side_shape: 0.0,
-        radiator: Radiator::Velocity,
+        radiator: Radiator::SILENT,
     };
 }
 

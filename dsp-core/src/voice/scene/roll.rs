@@ -110,7 +110,11 @@ impl Scene for RollScene {
         true
     }
 
-    fn stop(&mut self, _bodies: &mut Bodies) {
-        self.rolling = None;
+    /// A rolling ball is lifted off with the load it rolls under (see
+    /// [`crate::interaction::Hammer::lift_off`]).
+    fn stop(&mut self, bodies: &mut Bodies) {
+        if self.rolling.take().is_some() {
+            bodies.hammer.lift_off(&mut bodies.bank);
+        }
     }
 }
