@@ -251,8 +251,8 @@ impl Hammer {
         &mut self.striker
     }
 
-    /// How loud the striker's own ringing is mixed with the object's: the pressure it radiates times
-    /// `level` is added to the object's (0: only the object is heard).
+    /// How loud the striker's own ringing is mixed with the object's: the pressure it radiates
+    /// times `level` is added to the object's (1: as physics has it, 0: only the object is heard).
     pub fn set_striker_level(&mut self, level: f64) {
         self.striker_level = if level.is_finite() {
             level.max(0.0)

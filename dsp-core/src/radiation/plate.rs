@@ -50,7 +50,7 @@ const GL8: [(f64, f64); 8] = [
 ];
 
 /// σ of mode (m, n) at k·a = `ka`, k·b = `kb`: the geometric blend of both axis orderings,
-/// weighted by the bending wavenumbers' ratio (the derivation in docs/physics.md, "What the listener hears").
+/// weighted by the bending wavenumbers' ratio (see docs/radiation/).
 pub fn efficiency(m: u32, n: u32, ka: f64, kb: f64) -> f64 {
     if !(ka > 0.0 && kb > 0.0) {
         return 0.0;
@@ -107,7 +107,7 @@ fn difference(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
 }
 
 /// One spectral part's ∫F_m·y_n: its mass times the strip function at the two Gauss nodes in
-/// w, matched to the part's moments of w (the derivation in docs/physics.md, "What the listener hears").
+/// w, matched to the part's moments of w (see docs/radiation/).
 fn part_sum(part: &[f64; 4], total_mass: f64, ka: f64, kb: f64, strip: &Strip) -> f64 {
     let [i0, i1, i2, i3] = *part;
     if !(i0 > 1e-15 * total_mass) {
@@ -183,7 +183,7 @@ fn moments_by_quadrature(big_m: f64, x: f64) -> [f64; 4] {
 }
 
 /// I_0..I_3 in closed form: Si/Cin at X ∓ M for I_0, I_1, then I_2, I_3 from
-/// ∫(1 − cos(α − M)) and ∫α²(1 − cos(α − M)) (the derivation in docs/physics.md, "What the listener hears").
+/// ∫(1 − cos(α − M)) and ∫α²(1 − cos(α − M)) (see docs/radiation/).
 fn moments_closed(big_m: f64, cos_m: f64, x: f64) -> [f64; 4] {
     let (si_d, cin_d) = si_cin((x - big_m).abs());
     let (si_s, cin_s) = si_cin(x + big_m);
@@ -320,7 +320,7 @@ impl Strip {
     }
 
     /// y_n between the bridge start and coincidence: y₁ = y(r_b·N) rising as
-    /// ((1 − r_b²)/(1 − r²))^{3/2} towards the cap (the derivation in docs/physics.md, "What the listener hears").
+    /// ((1 − r_b²)/(1 − r²))^{3/2} towards the cap (see docs/radiation/).
     fn bridge(&self, y: f64, cap: f64) -> f64 {
         let (big_n, rb) = (self.big_n, self.bridge_start);
         let y1 = y_below(big_n, self.odd, rb * big_n);
@@ -340,13 +340,13 @@ impl Strip {
     }
 }
 
-/// The soft minimum (x⁻ᵖ + c⁻ᵖ)^(−1/p) (the derivation in docs/physics.md, "What the listener hears").
+/// The soft minimum (x⁻ᵖ + c⁻ᵖ)^(−1/p) (see docs/radiation/).
 fn soft_min(x: f64, c: f64) -> f64 {
     (x.powi(-SOFT_MIN_POWER) + c.powi(-SOFT_MIN_POWER)).powf(-1.0 / f64::from(SOFT_MIN_POWER))
 }
 
 /// Where the bridge starts, r_b = max(0.7, the root of r(1 − r²) = β/N) by fixed-point
-/// iteration (the derivation in docs/physics.md, "What the listener hears").
+/// iteration (see docs/radiation/).
 fn bridge_start(big_n: f64) -> f64 {
     let mut r: f64 = 1.0;
     for _ in 0..30 {

@@ -85,8 +85,9 @@ fn a_small_pulsating_patch_is_the_monopole_of_its_volume_velocity() {
     }
 }
 
-/// One row of the plate derivation's reference table (`python3 docs/radiation/refs.py`): mode (m, n), k·a,
-/// k·b, σ from Wallace's exact integral (5 s.f.), and the derivation's Python `sigma_mode`.
+/// One row of the plate derivation's reference table (`python3 docs/radiation/refs.py`): mode
+/// (m, n), k·a, k·b, σ from Wallace's exact integral (5 s.f.), and the derivation's Python
+/// `sigma_mode`.
 struct PlateRef {
     m: u32,
     n: u32,
@@ -135,7 +136,8 @@ const PLATE_HIGH: [PlateRef; 10] = [
 ];
 
 /// Wallace's (1972) low-frequency closed forms, with the even–even k²ab/28 correction of the
-/// derivation (docs/radiation/README.md §2; for m odd, n even: the even–odd form with a↔b, m↔n swapped).
+/// derivation (docs/radiation/README.md §2; for m odd, n even: the even–odd form with a↔b,
+/// m↔n swapped).
 fn plate_closed_form(m: u32, n: u32, ka: f64, kb: f64) -> f64 {
     let (mf, nf) = (f64::from(m), f64::from(n));
     let c8 = |i: f64| 1.0 - 8.0 / (i * PI).powi(2);
@@ -213,8 +215,8 @@ fn plate_follows_wallaces_closed_forms_for_small_plates() {
 
 #[test]
 fn plate_meets_the_exact_integral_around_coincidence() {
-    // σ_exact of the reference table (Wallace's integral): within 1.5 dB (the formula's worst on its
-    // fitting grid is 1.27 dB).
+    // σ_exact of the reference table (Wallace's integral): within 1.5 dB (the formula's worst on
+    // its fitting grid is 1.27 dB).
     assert_within(&PLATE_HIGH, |r| r.exact, 10f64.powf(1.5 / 10.0));
 }
 

@@ -96,9 +96,9 @@ impl ObjectKind {
     ///   linear quadrupole; Fletcher & Rossing, *The Physics of Musical Instruments*, §2.14 and
     ///   §19), but a marimba bar's fundamental, which the tube tuned to it under the bar radiates
     ///   as a monopole (its mouth's volume velocity; §19.3: the resonators make the fundamental
-    ///   louder); a free plate's mode (m, n), of Chladni order m + 2n, that order (the (2, 0) mode a
-    ///   quadrupole; §3.6); a bell's or a glass's rim mode of m nodal meridian pairs, order m
-    ///   (§21.2); a drum head's mode (m, n), order m (the (0, 1) mode a monopole; §18.1);
+    ///   louder); a free plate's mode (m, n), of Chladni order m + 2n, that order (the (2, 0)
+    ///   mode a quadrupole; §3.6); a bell's or a glass's rim mode of m nodal meridian pairs,
+    ///   order m (§21.2); a drum head's mode (m, n), order m (the (0, 1) mode a monopole; §18.1);
     /// - a string's partials through the soundboard it drives, which pumps air as a monopole
     ///   (a disc of its area); a bare string is nearly silent.
     fn radiator(self, shape: Shape, size_m: f64) -> Radiator {

@@ -26,9 +26,10 @@ const REFERENCE_STRIKE_S: f64 = 0.05;
 /// out-of-round wheel's thumps, one per turn, need turns to average over.)
 const REFERENCE_ROLL_SETTLE_S: f64 = 0.1;
 const REFERENCE_ROLL_S: f64 = 1.9;
-/// The rolling tracks (seeds) a reference roll is measured on: one track's level over a fraction
-/// of a second is a random draw, ±2–3 dB about the mean.
-const REFERENCE_ROLL_SEEDS: [u64; 4] = [1, 2, 3, 4];
+/// The reference note's rolls a calibration measures: its first four (each on a track of its
+/// own; one track's level is a random draw, ±2–3 dB about the mean, more on an object one
+/// resonance rules, such as a marimba bar through its tube).
+const REFERENCE_ROLLS: u64 = 4;
 /// A reference drop is heard until this long after its fall, s: it lands, tumbles and rattles.
 const REFERENCE_DROP_AFTER_FALL_S: f64 = 1.0;
 /// The reference note's drops a calibration measures: its first three (each a different pose and
@@ -316,8 +317,8 @@ impl Prepared {
     /// over [`REFERENCE_STRIKE_S`] (a bounce: thrown at `v_in` from the object's surface, so its
     /// first impacts are the real ones); a drop: the geometric mean of the peaks of its first
     /// [`REFERENCE_DROPS`] drops, each over its fall and [`REFERENCE_DROP_AFTER_FALL_S`]; or rolling: [`ROLL_CREST`] times the RMS over
-    /// [`REFERENCE_ROLL_S`] after [`REFERENCE_ROLL_SETTLE_S`], in power averaged over
-    /// [`REFERENCE_ROLL_SEEDS`].
+    /// [`REFERENCE_ROLL_S`] after [`REFERENCE_ROLL_SETTLE_S`], in power averaged over its first
+    /// [`REFERENCE_ROLLS`] rolls.
     fn reference_peak(&mut self, patch: &Patch, level: LevelReference, v_in_m_per_s: f64) -> f64 {
         let reference = Patch {
             gain: 1.0,
@@ -354,11 +355,12 @@ impl Prepared {
         let skip = (REFERENCE_ROLL_SETTLE_S * fs).ceil() as usize;
         let samples = skip + (REFERENCE_ROLL_S * fs).ceil() as usize;
         let mut mean_square = 0.0;
-        for &seed in &REFERENCE_ROLL_SEEDS {
+        for count in 1..=REFERENCE_ROLLS {
+            let seed = note_seed(count, REFERENCE_NOTE);
             self.render_reference(&reference, strike, seed, samples, Some(skip));
             mean_square += self.steady_mean_square;
         }
-        ROLL_CREST * (mean_square / REFERENCE_ROLL_SEEDS.len() as f64).sqrt()
+        ROLL_CREST * (mean_square / REFERENCE_ROLLS as f64).sqrt()
     }
 
     /// Render the reference note of `patch` for `samples` samples at unit gain and return the
