@@ -255,13 +255,13 @@ pub fn object_fundamental_hz(kind: ObjectKind, material: &Material, size_m: f64)
         ObjectKind::Plank => Some(supported_plate_fundamental_hz(
             material,
             size_m,
-            0.2 * size_m,
+            kind.plate_aspect() * size_m,
             size_m * PLANK_THICKNESS_PER_LENGTH,
         )),
         ObjectKind::RectangularPlate => Some(supported_plate_fundamental_hz(
             material,
             size_m,
-            0.7 * size_m,
+            kind.plate_aspect() * size_m,
             size_m * PLATE_THICKNESS_PER_SIDE,
         )),
         ObjectKind::CircularPlate => Some(free_disc_fundamental_hz(
