@@ -1,7 +1,7 @@
 //! Urto, the nice-plug wrapper: parameters and MIDI in, the dsp-core engine, audio out.
 
 mod channels;
-mod editor;
+pub mod editor;
 mod live_view;
 pub mod params;
 mod preparation;
@@ -10,7 +10,7 @@ pub mod presets;
 use nice_plug::midi::{Channel, Key, VoiceID};
 use nice_plug::prelude::*;
 use nice_plug_egui::EguiEditorState;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use urto_dsp::interaction::ContactTrace;
 use urto_dsp::voice::{flush_subnormal, Change, DropTrace, Engine, NoteId, NoteTarget, MAX_VOICES};
@@ -87,6 +87,7 @@ impl Default for Urto {
                 trace: Arc::new(Mutex::new(trace_out)),
                 drop_trace: Arc::new(Mutex::new(drop_trace_out)),
                 strike_held: Arc::new(AtomicBool::new(false)),
+                played: Arc::new(AtomicU32::new(0)),
             },
             strike_sounding: false,
             preparation: preparation::Preparation::default(),
@@ -211,6 +212,7 @@ impl Plugin for Urto {
                 let note = NoteId::key(STRIKE_NOTE);
                 let expression = self.channels.expression(note.channel, &mode);
                 engine.start_note(&patch, note, STRIKE_VELOCITY, &expression);
+                self.shared.note_played(STRIKE_NOTE);
             } else {
                 engine.release(&patch, NoteTarget::note(0, STRIKE_NOTE));
             }
@@ -240,6 +242,7 @@ impl Plugin for Urto {
                         };
                         let expression = self.channels.expression(note.channel, &mode);
                         engine.start_note(&patch, note, velocity, &expression);
+                        self.shared.note_played(key);
                     }
                     NoteEvent::NoteOff {
                         voice_id,

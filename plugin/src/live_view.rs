@@ -31,7 +31,7 @@ pub(crate) fn plot(
     let (response, painter) = ui.allocate_painter(size, Sense::hover());
     let frame = response.rect;
     let area = Rect::from_min_max(
-        frame.min + Vec2::new(8.0, 18.0),
+        frame.min + Vec2::new(8.0, 30.0),
         frame.max - Vec2::new(8.0, 16.0),
     );
     painter.rect_stroke(frame, 3.0, Stroke::new(1.0, AXES), StrokeKind::Inside);
@@ -93,8 +93,8 @@ pub(crate) fn plot(
         LABEL,
     );
     painter.text(
-        Pos2::new(frame.right() - 6.0, frame.top() + 3.0),
-        Align2::RIGHT_TOP,
+        frame.min + Vec2::new(6.0, 16.0),
+        Align2::LEFT_TOP,
         format!("{y_name}: {y0:.2e} … {y1:.2e}"),
         small,
         LABEL,
@@ -112,13 +112,13 @@ fn wall(trace: &ContactTrace) -> Impact {
     }
 }
 
-/// The live view: four plots and a line of figures.
-pub fn show(ui: &mut egui::Ui, trace: &ContactTrace) {
+/// The live view: four plots, each `plot_height` tall, and a line of figures.
+pub fn show(ui: &mut egui::Ui, trace: &ContactTrace, plot_height: f32) {
     let points = trace.points();
     let have = points.len() > 1 && trace.mass_kg > 0.0;
     let impact = wall(trace);
     let width = (ui.available_width() - 12.0) / 2.0;
-    let size = Vec2::new(width.max(160.0), 150.0);
+    let size = Vec2::new(width.max(160.0), plot_height);
     // Phase portrait: simulated (x, v) and x(v) of eq. (3) through (0, v_in).
     let simulated = Series {
         points: points
@@ -147,7 +147,7 @@ pub fn show(ui: &mut egui::Ui, trace: &ContactTrace) {
         plot(
             ui,
             size,
-            "phase portrait (x, v) · eq. (3) rigid wall",
+            "phase portrait (x, v) · eq. (3)",
             "x (m)",
             "v (m/s)",
             &[analytic, simulated],
@@ -195,7 +195,7 @@ pub fn show(ui: &mut egui::Ui, trace: &ContactTrace) {
         plot(
             ui,
             size,
-            "energy ½mv² + V(x) · H(v) eq. (20)",
+            "energy · H(v) eq. (20)",
             "t (ms)",
             "E (J)",
             &[hamiltonian, energy],
@@ -224,19 +224,19 @@ pub fn show(ui: &mut egui::Ui, trace: &ContactTrace) {
     if have {
         let exact = impact.v_out_exact_m_per_s();
         let error_pct = 100.0 * (trace.v_out_m_per_s - exact) / exact;
-        ui.label(format!(
-            "contact: {} samples × {} sub-steps   v_in {:.4} m/s   v_out {:.4} m/s   exact (eq. 6, rigid wall) {:.4} m/s   error {:+.4} %",
+        ui.small(format!(
+            "contact {} samples × {} sub-steps · v_in {:.4} m/s · v_out {:.4} m/s · exact (eq. 6, rigid wall) {:.4} m/s · error {:+.4} %",
             trace.contact_samples, trace.substeps, trace.v_in_m_per_s, trace.v_out_m_per_s, exact, error_pct
         ));
     }
 }
 
 /// The drop mode's live view: the body's lowest point above the floor and its tilt against
-/// time, every impact a red mark (its height the impact's share of the largest impulse), and a
-/// line of figures.
-pub fn show_drop(ui: &mut egui::Ui, trace: &DropTrace) {
+/// time, each plot `plot_height` tall, every impact a red mark (its height the impact's share of
+/// the largest impulse), and a line of figures.
+pub fn show_drop(ui: &mut egui::Ui, trace: &DropTrace, plot_height: f32) {
     let width = (ui.available_width() - 12.0) / 2.0;
-    let size = Vec2::new(width.max(160.0), 300.0);
+    let size = Vec2::new(width.max(160.0), plot_height);
     let poses = trace.poses();
     let impacts = trace.impacts();
     let height = Series {
@@ -278,7 +278,7 @@ pub fn show_drop(ui: &mut egui::Ui, trace: &DropTrace) {
         plot(
             ui,
             size,
-            "dropped body: lowest point above the floor · red: impacts (height ∝ impulse)",
+            "height above the floor · red: impacts",
             "t (s)",
             "height (mm)",
             &series,
@@ -288,7 +288,7 @@ pub fn show_drop(ui: &mut egui::Ui, trace: &DropTrace) {
         plot(
             ui,
             size,
-            "dropped body: tilt of its axis from the vertical",
+            "tilt from the vertical",
             "t (s)",
             "tilt (°)",
             &series,
@@ -299,7 +299,7 @@ pub fn show_drop(ui: &mut egui::Ui, trace: &DropTrace) {
     } else {
         "moving".to_string()
     };
-    ui.label(format!(
+    ui.small(format!(
         "{} impacts, the largest {:.3e} N·s; {rest}",
         impacts.len(),
         largest

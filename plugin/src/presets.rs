@@ -257,6 +257,21 @@ impl Preset {
         params.set_preset_name(&self.name);
     }
 
+    /// Whether `params` hold this preset's values (the defaults of the keys it leaves out), within
+    /// a ten-thousandth of each parameter's range: what the browser marks as modified when not.
+    pub fn matches(&self, params: &UrtoParams) -> bool {
+        params.param_map().into_iter().all(|(id, ptr, _)| {
+            // SAFETY: `ptr` points into `params`, borrowed for this call.
+            let (want, have) = unsafe {
+                (
+                    ptr.preview_normalized(self.plain_or_default(&id, &ptr)),
+                    ptr.unmodulated_normalized_value(),
+                )
+            };
+            (want - have).abs() <= 1e-4
+        })
+    }
+
     /// The plugin state that loads this preset (every parameter, and the preset's name).
     pub fn to_state(&self, params: &UrtoParams) -> PluginState {
         let mut state_params = BTreeMap::new();

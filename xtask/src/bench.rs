@@ -9,10 +9,11 @@ const ENGINE_SAMPLE_RATE_HZ: f64 = 48_000.0;
 /// Samples in the block of the chord benchmark `chords/burst_64_notes_block`.
 const BURST_BLOCK_SAMPLES: f64 = 64.0;
 
-/// Run `cargo bench -p urto-dsp`, then print every benchmark's ns per element (per sample, or per
-/// mode and sample) and the headline figures.
+/// Run `cargo bench -p urto-dsp` and the editor's frame benchmark, then print every benchmark's ns
+/// per element (per sample, per mode and sample, or per frame) and the headline figures.
 pub fn bench(json_output: bool) -> Result<()> {
     crate::cargo(&["bench", "-p", "urto-dsp"], &[])?;
+    crate::cargo(&["bench", "-p", "urto", "--bench", "editor"], &[])?;
     let mut per_element = Map::new();
     collect(Path::new("target/criterion"), &mut per_element)?;
     let ns = |id: &str| {
@@ -42,6 +43,10 @@ pub fn bench(json_output: bool) -> Result<()> {
         "jia_wang_algorithm1_vs_us": ns("rigid_jia_wang/pin_ball_algorithm1_vs") / 1e3,
         "plus_brick_us": ns("rigid_plus/brick_theta_0_01") / 1e3,
         "plus_flat_brick_us": ns("rigid_plus/flat_brick") / 1e3,
+        "editor_frame_ms_slowest_tab": urto_dsp::voice::PlayMode::ALL
+            .iter()
+            .map(|mode| ns(&format!("editor/frame_{}", mode.id())) / 1e6)
+            .fold(f64::NAN, f64::max),
     });
     if json_output {
         let mut all = headline.as_object().cloned().unwrap_or_default();
@@ -49,7 +54,7 @@ pub fn bench(json_output: bool) -> Result<()> {
         println!("{}", Value::Object(all));
         return Ok(());
     }
-    println!("\nns per element (sample, or mode·sample for modal_free_128):");
+    println!("\nns per element (sample; mode·sample for modal_free_128; frame for editor/):");
     for (id, value) in &per_element {
         println!("  {id:<40} {:>10.3}", value.as_f64().unwrap_or(f64::NAN));
     }

@@ -53,11 +53,14 @@ pub fn render_all(clap: &Path, out_dir: &Path) -> Result<()> {
         "Bounce, roll, two-body and drop scenes (48 kHz, the voice engine of dsp-core) and plots:\n{}",
         scenes.join("\n")
     );
-    let screenshot = out_dir.join("editor.png");
-    crate::standalone::screenshot(&screenshot)?;
+    let screenshots = crate::standalone::screenshots(out_dir)?;
     println!(
-        "Editor screenshot (standalone under Xvfb):\n  {}",
-        screenshot.display()
+        "Editor screenshots (standalone under Xvfb), one per tab and one at 1.5× scale:\n{}",
+        screenshots
+            .iter()
+            .map(|png| format!("  {}", png.display()))
+            .collect::<Vec<_>>()
+            .join("\n")
     );
     Ok(())
 }

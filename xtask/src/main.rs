@@ -33,7 +33,8 @@ const USAGE: &str = "usage: cargo xtask <command>
             voices (peak, mean, left after the tails), quarantined resets
   standalone  install ALSA's and JACK's headers if missing, build
             target/standalone/release/urto-standalone
-  screenshot  the editor of the standalone under Xvfb, pressed Strike: target/demo/editor.png
+  screenshot  the editor of the standalone under Xvfb, each tab with Strike pressed and one at
+              1.5× scale: target/demo/editor-<mode>.png, editor-strike-1.5x.png
   bench [--json]         criterion benchmarks of the dsp-core: integrators, modal bank, voices,
                          64-voice real-time factor, note-on and 64-note burst (JSON: headline figures)
   presets [--json]       the factory presets by category, with their descriptions
@@ -80,7 +81,11 @@ fn main() -> Result<()> {
             )
         }
         Some("standalone") => standalone::build().map(|path| println!("{}", path.display())),
-        Some("screenshot") => standalone::screenshot(Path::new("target/demo/editor.png")),
+        Some("screenshot") => {
+            let dir = Path::new("target/demo");
+            std::fs::create_dir_all(dir)?;
+            standalone::screenshots(dir).map(|_| ())
+        }
         Some("bench") => bench::bench(args.iter().any(|a| a == "--json")),
         Some("presets") => factory::list(args.iter().any(|a| a == "--json")),
         Some("vst3") => {

@@ -4,4 +4,4 @@ mod modal_bank;
 mod objects;
 
 pub use modal_bank::{BankSetup, MeanMobility, ModalBank, Mode, Pickup, Slot, Surface, MAX_MODES};
-pub use objects::{object_modes, ObjectKind, ObjectSpec, BAR_WIDTH_PER_LENGTH};
+pub use objects::{object_modes, Marker, ObjectKind, ObjectSpec, BAR_WIDTH_PER_LENGTH};

@@ -242,6 +242,50 @@ const PLATE_STRIKE_Y: f64 = 0.37;
 const PLATE_PICKUP_Y: f64 = 0.61;
 const CIRCULAR_PICKUP_ANGLE: f64 = 0.7;
 
+/// A marked point of an object: where it is struck, or where the left or the right pickup hears it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Marker {
+    Strike,
+    LeftPickup,
+    RightPickup,
+}
+
+impl Marker {
+    pub const ALL: [Marker; 3] = [Marker::Strike, Marker::LeftPickup, Marker::RightPickup];
+
+    /// The point at position `x` (0…1, as [`ObjectSpec`] gives it) on the marker's line.
+    fn point(self, x: f64) -> Point {
+        let (y, angle) = match self {
+            Marker::Strike => (PLATE_STRIKE_Y, 0.0),
+            Marker::LeftPickup => (PLATE_PICKUP_Y, CIRCULAR_PICKUP_ANGLE),
+            Marker::RightPickup => (PLATE_PICKUP_Y, CIRCULAR_PICKUP_ANGLE + 0.5 * PI),
+        };
+        Point {
+            x: x.clamp(0.0, 1.0),
+            y,
+            angle,
+        }
+    }
+}
+
+impl ObjectKind {
+    /// Where `marker` at position `x` lies on the object, in its own plane as seen from above,
+    /// the object's length 1: along a bar or a string (x, 0); on a plate or a plank (x, y·aspect),
+    /// y the marker's line across it; on a disc or a membrane (r·cos θ, r·sin θ) in the unit disc
+    /// at the marker's angle θ; on a bell's or a glass's rim the angle x·π on the unit circle.
+    pub fn marker_point(self, marker: Marker, x: f64) -> [f64; 2] {
+        let p = marker.point(x);
+        match self {
+            ObjectKind::FreeBar | ObjectKind::MarimbaBar | ObjectKind::String => [p.x, 0.0],
+            ObjectKind::RectangularPlate | ObjectKind::Plank => [p.x, p.y * self.plate_aspect()],
+            ObjectKind::CircularPlate | ObjectKind::Membrane => {
+                [p.x * p.angle.cos(), p.x * p.angle.sin()]
+            }
+            ObjectKind::Bell | ObjectKind::Glass => [(p.x * PI).cos(), (p.x * PI).sin()],
+        }
+    }
+}
+
 /// Fill `out` with the modes of `spec` sorted by frequency; returns how many were written. Each
 /// mode is heard by the left and the right pickup: its `pickup_shape` is their mean (the mono
 /// signal) and its `side_shape` half their difference (left minus right). The object is
@@ -264,24 +308,12 @@ pub fn object_modes(spec: &ObjectSpec, size_m: f64, out: &mut [Mode; MAX_MODES])
     let candidates = &mut candidates[..count];
     candidates.sort_unstable_by(|a, b| a.ratio.total_cmp(&b.ratio));
     let n = wanted.min(count);
-    let strike = Point {
-        x: spec.strike_position.clamp(0.0, 1.0),
-        y: PLATE_STRIKE_Y,
-        angle: 0.0,
-    };
-    let left = Point {
-        x: spec.pickup_position.clamp(0.0, 1.0),
-        y: PLATE_PICKUP_Y,
-        angle: CIRCULAR_PICKUP_ANGLE,
-    };
+    let strike = Marker::Strike.point(spec.strike_position);
+    let left = Marker::LeftPickup.point(spec.pickup_position);
     let right = if spec.right_pickup_position == spec.pickup_position {
         left
     } else {
-        Point {
-            x: spec.right_pickup_position.clamp(0.0, 1.0),
-            y: PLATE_PICKUP_Y,
-            angle: CIRCULAR_PICKUP_ANGLE + 0.5 * PI,
-        }
+        Marker::RightPickup.point(spec.right_pickup_position)
     };
     let gamma = 2.0 * spec.damping_slope.clamp(0.0, 1.0);
     for (mode, c) in out.iter_mut().zip(candidates.iter()).take(n) {

@@ -1,25 +1,51 @@
-//! The egui editor: the preset browser, the live view, and every parameter in its group (`groups.rs`), with its unit.
+//! The egui editor: the preset browser, one tab per play mode, the object drawn with its markers, the contact's knobs beside the live view, and the mode's other controls in columns.
+
+mod browser;
+mod control;
+mod help;
+mod layout;
+mod object_view;
+#[cfg(test)]
+mod tests;
 
 use crate::live_view;
-
-mod groups;
 use crate::params::{Controllers, DampingFromChoice, LawChoice, UrtoParams};
-use crate::presets::{self, Preset};
-use nice_plug::context::gui::{GuiContext, ParamSetter};
-use nice_plug::prelude::FloatParam;
+use browser::Browser;
+use control::{control, Look, Param};
+use layout::Line;
+use nice_plug::context::gui::{GuiContext, GuiContextInner, ParamSetter};
+use nice_plug::context::PluginApi;
+use nice_plug::editor::{ResizeHint, SizeConstraints};
+use nice_plug::plugin::PluginState;
+use nice_plug::prelude::{ParamPtr, Params};
 use nice_plug_egui::{
     create_egui_editor, EguiEditor, EguiEditorState, EguiNiceSettings, NiceEguiApp, RepaintNotifier,
 };
-use std::sync::atomic::{AtomicBool, Ordering};
+use object_view::{MarkerParams, ObjectView};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
-use urto_dsp::interaction::ContactTrace;
-use urto_dsp::voice::{DropTrace, PlayMode};
+use urto_dsp::interaction::{ContactTrace, Damping};
+use urto_dsp::voice::{DropTrace, Patch, PlayMode};
 
-/// The editor's window size in logical pixels.
-const WINDOW_SIZE: (u32, u32) = (1000, 760);
+/// The editor's default window size in logical pixels; every control of the current mode fits
+/// in it without scrolling (the tests check).
+pub const WINDOW_SIZE: (u32, u32) = (1040, 800);
+/// The smallest the window may be made (the controls then scroll).
+const MIN_SIZE: (u32, u32) = (720, 520);
+/// The top band's height (object, knobs, live view) and the columns' count, at the default size.
+const BAND_HEIGHT: f32 = 232.0;
+const COLUMNS: usize = 3;
+/// Room in a column for a parameter's name (the longest, "Right pickup position", is 140 wide),
+/// and for its value beside its slider.
+const LABEL_WIDTH: f32 = 150.0;
+const VALUE_ROOM: f32 = 100.0;
+const KNOB_DIAMETER: f32 = 58.0;
+/// The room of one knob with its name and value.
+const KNOB_CELL: egui::Vec2 = egui::vec2(100.0, 112.0);
 
-/// What the editor shares with the audio thread: the live view's trace (the GUI side of a triple
-/// buffer: the audio thread writes without locks, the GUI reads the latest) and the strike button.
+/// What the editor shares with the audio thread: the live views' traces (the GUI side of triple
+/// buffers: the audio thread writes without locks, the GUI reads the latest), the strike button,
+/// and the notes played.
 #[derive(Clone)]
 pub struct Shared {
     pub trace: Arc<Mutex<triple_buffer::Output<ContactTrace>>>,
@@ -27,6 +53,72 @@ pub struct Shared {
     pub drop_trace: Arc<Mutex<triple_buffer::Output<DropTrace>>>,
     /// Held down: the audio thread plays a note while it is set.
     pub strike_held: Arc<AtomicBool>,
+    /// Notes started so far (above the low byte) and the key of the last (its low byte): the
+    /// object view lights the strike point and lists that key's modes.
+    pub played: Arc<AtomicU32>,
+}
+
+impl Shared {
+    /// Count a note of `key` started (called on the audio thread: one atomic store).
+    pub fn note_played(&self, key: u8) {
+        let count = self.played.load(Ordering::Relaxed) >> 8;
+        let next = (count.wrapping_add(1) << 8) | u32::from(key);
+        self.played.store(next, Ordering::Relaxed);
+    }
+}
+
+impl Shared {
+    /// Shared state with no audio thread behind it: empty traces, nothing played.
+    fn unconnected() -> Self {
+        let (_, trace) = triple_buffer::triple_buffer(&ContactTrace::default());
+        let (_, drop_trace) = triple_buffer::triple_buffer(&DropTrace::default());
+        Self {
+            trace: Arc::new(Mutex::new(trace)),
+            drop_trace: Arc::new(Mutex::new(drop_trace)),
+            strike_held: Arc::new(AtomicBool::new(false)),
+            played: Arc::new(AtomicU32::new(0)),
+        }
+    }
+}
+
+/// A host that takes every value the editor sets at once, as a plugin wrapper does: what the
+/// editor's tests and its frame benchmark drive it through.
+pub struct DirectHost;
+
+impl GuiContextInner for DirectHost {
+    fn plugin_api(&self) -> PluginApi {
+        PluginApi::Clap
+    }
+
+    unsafe fn raw_begin_set_parameter(&self, _param: ParamPtr) {}
+
+    unsafe fn raw_set_parameter_normalized(&self, param: ParamPtr, normalized: f32) {
+        // SAFETY: the editor passes pointers into the parameters it was opened on.
+        unsafe { param._internal_set_normalized_value(normalized) };
+    }
+
+    unsafe fn raw_end_set_parameter(&self, _param: ParamPtr) {}
+
+    fn get_state(&self) -> PluginState {
+        PluginState {
+            version: String::new(),
+            params: Default::default(),
+            fields: Default::default(),
+        }
+    }
+
+    fn set_state(&self, _state: PluginState) {}
+
+    fn request_restart(&self) {}
+}
+
+/// The editor on `params` without a window or an audio thread, through a [`DirectHost`]: each
+/// call draws one frame into the `Ui` it is given (egui's test harness runs it).
+pub fn headless(params: Arc<UrtoParams>) -> impl FnMut(&mut egui::Ui) {
+    let gui = GuiContext::new(Arc::new(DirectHost));
+    let mut app = UrtoApp::new(params, Shared::unconnected());
+    app.browser.refresh(&app.params);
+    move |ui| app.draw(ui, &gui.param_setter())
 }
 
 /// The editor's persistent window state.
@@ -37,208 +129,284 @@ pub fn default_state() -> Arc<EguiEditorState> {
     )
 }
 
-/// Build the editor for `params`.
+/// Build the editor for `params`: resizable from [`MIN_SIZE`] up.
 pub fn create(
     params: Arc<UrtoParams>,
     state: Arc<EguiEditorState>,
     shared: Shared,
 ) -> Option<EguiEditor<UrtoApp>> {
+    let resize = ResizeHint {
+        can_resize: true,
+        can_resize_horizontally: true,
+        can_resize_vertically: true,
+        size_constraints: SizeConstraints::min_logical_size(
+            nice_plug::editor::dpi::LogicalSize::new(MIN_SIZE.0 as f32, MIN_SIZE.1 as f32),
+        ),
+        ..ResizeHint::NON_RESIZABLE
+    };
     create_egui_editor(
         state,
         RepaintNotifier::new(),
-        EguiNiceSettings::new().with_tile("Urto"),
-        UrtoApp {
-            params,
-            shared,
-            gui: None,
-            browser: Browser::default(),
-        },
+        EguiNiceSettings::new()
+            .with_tile("Urto")
+            .with_resize_hint(resize),
+        UrtoApp::new(params, shared),
     )
-}
-
-/// The preset browser's state.
-#[derive(Default)]
-struct Browser {
-    factory: Vec<Preset>,
-    user: Vec<Preset>,
-    /// What the last load or save said (errors included).
-    status: String,
-    save_name: String,
-}
-
-impl Browser {
-    fn refresh(&mut self) {
-        self.factory = presets::factory();
-        let (user, errors) = presets::user_presets();
-        self.user = user;
-        if !errors.is_empty() {
-            self.status = format!("not loaded: {}", errors.join("; "));
-        }
-    }
-}
-
-/// A titled group of parameter rows.
-fn group(ui: &mut egui::Ui, title: &str, rows: impl FnOnce(&mut egui::Ui)) {
-    ui.group(|ui| {
-        ui.strong(title);
-        egui::Grid::new(title)
-            .num_columns(2)
-            .spacing([10.0, 6.0])
-            .show(ui, rows);
-    });
-    ui.add_space(6.0);
-}
-
-/// "Contact from materials" and what it derives: Hertz's k and α, the pair's restitution, the
-/// striker's mass. Switching it off hands the contact to the raw knobs set to the derived values
-/// (damping from the restitution), so the sound does not jump.
-fn materials_switch(ui: &mut egui::Ui, params: &UrtoParams, setter: &ParamSetter) {
-    let on = params.striker.contact_from_materials.value();
-    let patch = params.patch(&Controllers::default());
-    ui.label("From materials");
-    let mut checked = on;
-    if ui.checkbox(&mut checked, "").changed() {
-        if !checked {
-            let law = patch.contact.law;
-            let set = |param: &FloatParam, plain: f32| {
-                setter.begin_set_parameter(param);
-                setter.set_parameter(param, plain);
-                setter.end_set_parameter(param);
-            };
-            set(
-                &params.contact.stiffness_log10,
-                law.stiffness.log10() as f32,
-            );
-            set(&params.contact.alpha, law.alpha as f32);
-            if let Some(e) = patch.contact.restitution {
-                set(&params.contact.restitution, e as f32);
-                setter.begin_set_parameter(&params.contact.law);
-                setter.set_parameter(&params.contact.law, LawChoice::HuntCrossley);
-                setter.end_set_parameter(&params.contact.law);
-                setter.begin_set_parameter(&params.contact.damping_from);
-                setter.set_parameter(&params.contact.damping_from, DampingFromChoice::Restitution);
-                setter.end_set_parameter(&params.contact.damping_from);
-            }
-        }
-        setter.begin_set_parameter(&params.striker.contact_from_materials);
-        setter.set_parameter(&params.striker.contact_from_materials, checked);
-        setter.end_set_parameter(&params.striker.contact_from_materials);
-    }
-    ui.end_row();
-    if on {
-        ui.label("Derived");
-        ui.label(format!(
-            "k = {:.3e} N/m^1.5, α = 1.5, e = {:.2}, striker {:.4} kg",
-            patch.contact.law.stiffness,
-            patch.contact.restitution.unwrap_or(f64::NAN),
-            patch.hammer_mass_kg,
-        ));
-        ui.end_row();
-    }
-}
-
-/// One labelled parameter slider.
-fn row(ui: &mut egui::Ui, label: &str, slider: impl egui::Widget) {
-    ui.label(label);
-    ui.add(slider);
-    ui.end_row();
-}
-
-/// The velocity curve: each MIDI velocity's level below velocity 127, which the engine meets by
-/// choosing the impact speed (see `urto_dsp::voice::Calibration`).
-fn velocity_curve(ui: &mut egui::Ui, params: &UrtoParams) {
-    let curve = params.patch(&Controllers::default()).velocity;
-    let level = |velocity: u8| curve.level_db(f32::from(velocity) / 127.0);
-    let series = live_view::Series {
-        points: (1..=127u8).map(|v| (f64::from(v), level(v))).collect(),
-        color: live_view::SIMULATED,
-    };
-    let size = egui::Vec2::new(ui.available_width().max(160.0), 110.0);
-    live_view::plot(
-        ui,
-        size,
-        "velocity curve · level below velocity 127",
-        "MIDI velocity",
-        "dB",
-        &[series],
-    );
-    ui.small(format!(
-        "velocity 64: {:.1} dB · velocity 1: {:.1} dB — met by the impact speed (level follows the physics)",
-        level(64),
-        level(1)
-    ));
-    ui.add_space(6.0);
 }
 
 /// The editor's egui application.
 pub struct UrtoApp {
     params: Arc<UrtoParams>,
+    /// Every parameter's stable id and pointer (into `params`, which this app keeps alive).
+    ids: Vec<(String, ParamPtr)>,
     shared: Shared,
     gui: Option<GuiContext>,
     browser: Browser,
+    object: ObjectView,
 }
 
 impl UrtoApp {
-    /// Preset menu, save field and the strike button.
-    fn top_bar(&mut self, ui: &mut egui::Ui, setter: &nice_plug::context::gui::ParamSetter) {
+    fn new(params: Arc<UrtoParams>, shared: Shared) -> Self {
+        let ids = params
+            .param_map()
+            .into_iter()
+            .map(|(id, ptr, _)| (id, ptr))
+            .collect();
+        Self {
+            params,
+            ids,
+            shared,
+            gui: None,
+            browser: Browser::default(),
+            object: ObjectView::default(),
+        }
+    }
+
+    /// The parameter with stable id `id` (every id the layout names is one: see its tests).
+    fn param<'a>(&'a self, id: &'a str) -> Param<'a> {
+        let (id, ptr) = self
+            .ids
+            .iter()
+            .find(|(known, _)| known == id)
+            .unwrap_or_else(|| panic!("the layout names \"{id}\", which is no parameter"));
+        Param::new(id, *ptr)
+    }
+
+    /// The whole editor, drawn into `ui`.
+    fn draw(&mut self, ui: &mut egui::Ui, setter: &ParamSetter) {
+        ui.spacing_mut().item_spacing = egui::vec2(6.0, 3.0);
+        let mode = self.params.mode.value().0;
+        let patch = self.params.patch(&Controllers::default());
+        // Below the default size the window scrolls; widths follow the window.
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.heading("Urto");
+                self.strike_button(ui);
+                ui.add_space(12.0);
+                self.browser.bar(ui, &self.params, setter);
+            });
+            self.browser.description_line(ui);
+            self.tabs(ui, mode, setter, &patch);
+            ui.separator();
+            self.band(ui, mode, setter, &patch);
+            ui.separator();
+            self.columns(ui, mode, setter, &patch);
+        });
+        ui.ctx()
+            .request_repaint_after(std::time::Duration::from_millis(50));
+    }
+
+    /// Pressed, a note sounds while it is held.
+    fn strike_button(&self, ui: &mut egui::Ui) {
+        let strike = ui
+            .add(
+                egui::Button::new(egui::RichText::new("Strike").size(15.0).strong())
+                    .min_size(egui::vec2(72.0, 24.0))
+                    .sense(egui::Sense::click_and_drag()),
+            )
+            .on_hover_text("Plays middle C at velocity 89 while held.");
+        let held = strike.is_pointer_button_down_on();
+        self.shared.strike_held.store(held, Ordering::Relaxed);
+    }
+
+    /// One tab per play mode: choosing one sets the Mode parameter. The contact law is named
+    /// beside them.
+    fn tabs(&self, ui: &mut egui::Ui, mode: PlayMode, setter: &ParamSetter, patch: &Patch) {
+        let param = self.param("mode");
         ui.horizontal(|ui| {
-            let current = self.params.preset_name();
-            let mut chosen = None;
-            egui::ComboBox::from_id_salt("presets")
-                .selected_text(format!("Preset: {current}"))
-                .width(280.0)
-                .show_ui(ui, |ui| {
-                    for (heading, list) in [
-                        ("Factory", &self.browser.factory),
-                        ("User", &self.browser.user),
-                    ] {
-                        if !list.is_empty() {
-                            ui.label(egui::RichText::new(heading).strong());
-                        }
-                        for preset in list.iter() {
-                            let label = format!("{} · {}", preset.category, preset.name);
-                            if ui
-                                .selectable_label(preset.name == current, label)
-                                .on_hover_text(&preset.description)
-                                .clicked()
-                            {
-                                chosen = Some(preset.clone());
-                            }
-                        }
-                    }
-                });
-            if let Some(preset) = chosen {
-                preset.apply(&self.params, setter);
-                self.browser.status = format!("loaded \"{}\"", preset.name);
-            }
-            ui.add(
-                egui::TextEdit::singleline(&mut self.browser.save_name)
-                    .hint_text("name")
-                    .desired_width(140.0),
-            );
-            if ui.button("Save preset").clicked() {
-                let name = self.browser.save_name.trim();
-                if name.is_empty() {
-                    self.browser.status = "give the preset a name first".into();
-                } else {
-                    match presets::save_user_preset(&Preset::capture(&self.params, name)) {
-                        Ok(path) => {
-                            self.params.set_preset_name(name);
-                            self.browser.refresh();
-                            self.browser.status = format!("saved {}", path.display());
-                        }
-                        Err(e) => self.browser.status = format!("not saved: {e}"),
-                    }
+            for (index, tab) in PlayMode::ALL.into_iter().enumerate() {
+                let name = PlayMode::NAMES[index];
+                let text = egui::RichText::new(name).size(16.0).strong();
+                let response = ui
+                    .add(
+                        egui::Button::selectable(tab == mode, text)
+                            .min_size(egui::vec2(96.0, 26.0)),
+                    )
+                    .on_hover_text(help::tooltip("mode").unwrap_or_default());
+                if response.clicked() && tab != mode {
+                    let steps = (PlayMode::ALL.len() - 1) as f32;
+                    param.set(setter, index as f32 / steps);
                 }
             }
-            let strike =
-                ui.add(egui::Button::new("  Strike  ").sense(egui::Sense::click_and_drag()));
-            let held = strike.is_pointer_button_down_on();
-            self.shared.strike_held.store(held, Ordering::Relaxed);
+            ui.add_space(16.0);
+            let integrator = self.param("integrator");
+            ui.label(law_text(patch, &integrator.text(integrator.normalized())));
         });
-        if !self.browser.status.is_empty() {
-            ui.small(&self.browser.status);
+    }
+
+    /// The object with its markers, the knobs, and the mode's live view.
+    fn band(&mut self, ui: &mut egui::Ui, mode: PlayMode, setter: &ParamSetter, patch: &Patch) {
+        let width = ui.available_width();
+        let mut object = std::mem::take(&mut self.object);
+        let markers = MarkerParams {
+            params: [
+                self.param("strike-pos"),
+                self.param("pickup-pos"),
+                self.param("pickup-right"),
+            ],
+        };
+        let played = self.shared.played.load(Ordering::Relaxed);
+        let knobs = layout::knobs(mode, damping_id(patch));
+        let knob_params: Vec<Param> = knobs.iter().map(|id| self.param(id)).collect();
+        let band = egui::vec2(width, BAND_HEIGHT);
+        ui.allocate_ui_with_layout(band, egui::Layout::left_to_right(egui::Align::Min), |ui| {
+            ui.set_height(BAND_HEIGHT);
+            let size = egui::vec2(width * 0.40, BAND_HEIGHT);
+            ui.allocate_ui(size, |ui| {
+                object.show(ui, size, patch, &markers, setter, played);
+            });
+            ui.separator();
+            ui.vertical(|ui| {
+                for pair in knob_params.chunks(2) {
+                    ui.horizontal(|ui| {
+                        for param in pair {
+                            ui.allocate_ui(KNOB_CELL, |ui| {
+                                ui.set_width(KNOB_CELL.x);
+                                ui.vertical_centered(|ui| {
+                                    ui.strong(param.name());
+                                    let look = Look::Knob {
+                                        diameter: KNOB_DIAMETER,
+                                    };
+                                    control(ui, *param, setter, look);
+                                });
+                            });
+                        }
+                    });
+                }
+            });
+            ui.separator();
+            ui.vertical(|ui| self.live_view(ui, mode));
+        });
+        self.object = object;
+    }
+
+    /// The mode's live view: the last contact (phase portrait, force loop, energy, rebounds),
+    /// or the last drop (heights, tilt and impacts).
+    fn live_view(&self, ui: &mut egui::Ui, mode: PlayMode) {
+        if mode == PlayMode::Drop {
+            if let Ok(mut output) = self.shared.drop_trace.lock() {
+                live_view::show_drop(ui, output.read(), BAND_HEIGHT - 40.0);
+            }
+        } else if let Ok(mut output) = self.shared.trace.lock() {
+            live_view::show(ui, output.read(), (BAND_HEIGHT - 44.0) / 2.0);
         }
+    }
+
+    /// The mode's other controls in columns, group by group.
+    fn columns(&self, ui: &mut egui::Ui, mode: PlayMode, setter: &ParamSetter, patch: &Patch) {
+        let knobs = layout::knobs(mode, damping_id(patch));
+        let columns = layout::columns(mode, &knobs, COLUMNS);
+        let materials_were_on = self.params.striker.contact_from_materials.value();
+        ui.columns(COLUMNS, |uis| {
+            for (index, (ui, lines)) in uis.iter_mut().zip(&columns).enumerate() {
+                let width = ui.available_width();
+                egui::Grid::new(("column", index))
+                    .num_columns(2)
+                    .spacing([8.0, 3.0])
+                    .show(ui, |ui| {
+                        for line in lines {
+                            self.line(ui, *line, setter, width);
+                        }
+                    });
+            }
+        });
+        let materials_now_on = self.params.striker.contact_from_materials.value();
+        if materials_were_on && !materials_now_on {
+            hand_over_contact(&self.params, setter, patch);
+        }
+    }
+
+    /// One line of a column: a group's title, or a parameter's name and control.
+    fn line(&self, ui: &mut egui::Ui, line: Line, setter: &ParamSetter, width: f32) {
+        match line {
+            Line::Title(title) => {
+                ui.strong(title);
+                ui.end_row();
+            }
+            Line::Param(id) => {
+                let param = self.param(id);
+                ui.label(param.name());
+                let slider = (width - LABEL_WIDTH - VALUE_ROOM).max(50.0);
+                control(ui, param, setter, Look::Slider { width: slider });
+                ui.end_row();
+            }
+        }
+    }
+}
+
+/// The contact law as the user hears it, with its integrator's name (and what the materials
+/// derive, when the contact comes from them).
+fn law_text(patch: &Patch, integrator: &str) -> String {
+    if patch.mode == PlayMode::Drop {
+        return "Hertz contact from the materials; impacts by Jia–Wang and PLUS".into();
+    }
+    let law = match patch.contact.damping {
+        Damping::HuntCrossley => "Hunt–Crossley  f = k·x^α·(1 + μ·v)",
+        Damping::Linear { .. } => "Hertz + damper  f = k·x^α + c·v",
+    };
+    let method = integrator.split(" (").next().unwrap_or(integrator);
+    if !patch.contact_from_materials {
+        return format!("{law} · {method}");
+    }
+    format!(
+        "{law} · {method} · from materials: k = {:.2e} N/m^1.5, e = {:.2}, striker {:.4} kg",
+        patch.contact.law.stiffness,
+        patch.contact.restitution.unwrap_or(f64::NAN),
+        patch.hammer_mass_kg,
+    )
+}
+
+/// The parameter that sets the contact's damping: μ, the target restitution, or the damper's c.
+fn damping_id(patch: &Patch) -> &'static str {
+    match (patch.contact.restitution, patch.contact.damping) {
+        (Some(_), _) => "restitution",
+        (None, Damping::Linear { .. }) => "linear-damping",
+        (None, Damping::HuntCrossley) => "mu",
+    }
+}
+
+/// "Contact from materials" switched off: the raw knobs take the values it derived (damping from
+/// the restitution), so the sound does not jump.
+fn hand_over_contact(params: &UrtoParams, setter: &ParamSetter, derived: &Patch) {
+    let law = derived.contact.law;
+    let set = |param: &nice_plug::prelude::FloatParam, plain: f32| {
+        setter.begin_set_parameter(param);
+        setter.set_parameter(param, plain);
+        setter.end_set_parameter(param);
+    };
+    set(
+        &params.contact.stiffness_log10,
+        law.stiffness.log10() as f32,
+    );
+    set(&params.contact.alpha, law.alpha as f32);
+    if let Some(e) = derived.contact.restitution {
+        set(&params.contact.restitution, e as f32);
+        setter.begin_set_parameter(&params.contact.law);
+        setter.set_parameter(&params.contact.law, LawChoice::HuntCrossley);
+        setter.end_set_parameter(&params.contact.law);
+        setter.begin_set_parameter(&params.contact.damping_from);
+        setter.set_parameter(&params.contact.damping_from, DampingFromChoice::Restitution);
+        setter.end_set_parameter(&params.contact.damping_from);
     }
 }
 
@@ -250,35 +418,16 @@ impl NiceEguiApp for UrtoApp {
         _frame: &mut nice_plug_egui::Frame,
     ) -> Result<(), nice_plug_egui::baseview::HandlerError> {
         self.gui = Some(gui);
-        self.browser.refresh();
+        self.browser.refresh(&self.params);
         Ok(())
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut nice_plug_egui::Frame) {
         let Some(gui) = self.gui.clone() else { return };
         let setter = gui.param_setter();
-        ui.horizontal(|ui| {
-            ui.heading("Urto");
-            ui.label("Hunt–Crossley contact  f = k·x^α·(1 + μ·v)");
-        });
-        self.top_bar(ui, &setter);
-        // The live view: the latest trace the audio thread published.
-        if self.params.mode.value().0 == PlayMode::Drop {
-            if let Ok(mut output) = self.shared.drop_trace.lock() {
-                live_view::show_drop(ui, output.read());
-            }
-        } else if let Ok(mut output) = self.shared.trace.lock() {
-            live_view::show(ui, output.read());
-        }
-        ui.ctx()
-            .request_repaint_after(std::time::Duration::from_millis(50));
-        let p = &self.params;
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            ui.columns(2, |columns| {
-                groups::left_column(&mut columns[0], p, &setter);
-                groups::right_column(&mut columns[1], p, &setter);
-            });
-        });
+        ui.painter()
+            .rect_filled(ui.max_rect(), 0.0, ui.visuals().panel_fill);
+        egui::Frame::central_panel(ui.style()).show(ui, |ui| self.draw(ui, &setter));
     }
 
     fn editor_closed(&mut self) {

@@ -13,6 +13,7 @@ mod object;
 mod output;
 mod scenes;
 mod striker;
+mod usage;
 
 pub use choices::{
     DampingFromChoice, DropBodyChoice, IntegratorChoice, LawChoice, LevelChoice, MaterialChoice,
@@ -25,6 +26,7 @@ pub use object::ObjectParams;
 pub use output::OutputParams;
 pub use scenes::{BounceParams, DropParams, RollParams, SceneParams};
 pub use striker::StrikerParams;
+pub use usage::acts_in;
 
 /// How a preset stores one parameter.
 #[derive(Clone, Copy)]

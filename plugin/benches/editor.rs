@@ -1,0 +1,36 @@
+//! The editor's frame cost: one frame of the whole editor at its default size, in each mode's tab, drawn in egui's test harness (layout and tessellation; no GPU).
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use egui_kittest::Harness;
+use nice_plug::prelude::Param;
+use std::sync::Arc;
+use urto::editor::{headless, WINDOW_SIZE};
+use urto::params::UrtoParams;
+use urto_dsp::voice::PlayMode;
+
+fn frame(c: &mut Criterion) {
+    let mut group = c.benchmark_group("editor");
+    for mode in PlayMode::ALL {
+        let params = Arc::new(UrtoParams::default());
+        let normalized = mode.index() as f32 / (PlayMode::ALL.len() - 1) as f32;
+        // SAFETY: the pointer is into `params`, which outlives the harness.
+        unsafe {
+            params
+                .mode
+                .as_ptr()
+                ._internal_set_normalized_value(normalized)
+        };
+        let size = egui::vec2(WINDOW_SIZE.0 as f32, WINDOW_SIZE.1 as f32);
+        let mut harness = Harness::builder()
+            .with_size(size)
+            .build_ui(headless(params.clone()));
+        harness.run_steps(2);
+        group.bench_function(format!("frame_{}", mode.id()), |b| {
+            b.iter(|| harness.step())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, frame);
+criterion_main!(benches);
