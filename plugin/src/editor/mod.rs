@@ -68,10 +68,11 @@ impl Shared {
 }
 
 impl Shared {
-    /// Shared state with no audio thread behind it: empty traces, nothing played.
-    fn unconnected() -> Self {
-        let (_, trace) = triple_buffer::triple_buffer(&ContactTrace::default());
-        let (_, drop_trace) = triple_buffer::triple_buffer(&DropTrace::default());
+    /// Shared state with no audio thread behind it: the live views show `trace` and
+    /// `drop_trace`, nothing is played.
+    fn unconnected(trace: &ContactTrace, drop_trace: &DropTrace) -> Self {
+        let (_, trace) = triple_buffer::triple_buffer(trace);
+        let (_, drop_trace) = triple_buffer::triple_buffer(drop_trace);
         Self {
             trace: Arc::new(Mutex::new(trace)),
             drop_trace: Arc::new(Mutex::new(drop_trace)),
@@ -112,11 +113,16 @@ impl GuiContextInner for DirectHost {
     fn request_restart(&self) {}
 }
 
-/// The editor on `params` without a window or an audio thread, through a [`DirectHost`]: each
-/// call draws one frame into the `Ui` it is given (egui's test harness runs it).
-pub fn headless(params: Arc<UrtoParams>) -> impl FnMut(&mut egui::Ui) {
+/// The editor on `params` without a window or an audio thread, through a [`DirectHost`], its
+/// live views showing `trace` and `drop_trace`: each call draws one frame into the `Ui` it is
+/// given (egui's test harness runs it).
+pub fn headless(
+    params: Arc<UrtoParams>,
+    trace: &ContactTrace,
+    drop_trace: &DropTrace,
+) -> impl FnMut(&mut egui::Ui) {
     let gui = GuiContext::new(Arc::new(DirectHost));
-    let mut app = UrtoApp::new(params, Shared::unconnected());
+    let mut app = UrtoApp::new(params, Shared::unconnected(trace, drop_trace));
     app.browser.refresh(&app.params);
     move |ui| app.draw(ui, &gui.param_setter())
 }

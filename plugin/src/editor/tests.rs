@@ -18,7 +18,11 @@ fn open(params: &Arc<UrtoParams>) -> Harness<'static> {
     let mut harness = Harness::builder()
         .with_size(window())
         .with_step_dt(1.0 / 60.0)
-        .build_ui(headless(params.clone()));
+        .build_ui(headless(
+            params.clone(),
+            &ContactTrace::default(),
+            &DropTrace::default(),
+        ));
     harness.run_steps(2);
     harness
 }
