@@ -33,8 +33,15 @@ OBJECTS = ("Marimba bar", "Free bar", "Circular plate", "Rectangular plate", "Me
            "Glass", "Wooden plank", "String")
 
 
+# Pedalboard warms an instrument up by playing middle C and pumping its event loop until audio
+# comes back, at load and again at every render that resets the plugin, for up to this many
+# seconds (spotify/pedalboard#265). A bounce's or a drop's ball is still falling when the warm-up
+# looks, so each such render waited the whole default 10 s; Urto loads nothing in the background.
+WARM_UP_S = 0.5
+
+
 def load():
-    return pedalboard.load_plugin(BUNDLE)
+    return pedalboard.load_plugin(BUNDLE, initialization_timeout=WARM_UP_S)
 
 
 _SHARED = []
