@@ -5,7 +5,7 @@ use egui_kittest::Harness;
 use nice_plug::prelude::Param;
 use std::sync::Arc;
 use urto::editor::{headless, WINDOW_SIZE};
-use urto::params::{Controllers, UrtoParams};
+use urto::params::{Controllers, ModeChoice, UrtoParams};
 use urto_dsp::interaction::ContactTrace;
 use urto_dsp::voice::{DropTrace, Engine, PlayMode};
 
@@ -28,7 +28,7 @@ fn frame(c: &mut Criterion) {
     let mut group = c.benchmark_group("editor");
     for mode in PlayMode::ALL {
         let params = Arc::new(UrtoParams::default());
-        let normalized = mode.index() as f32 / (PlayMode::ALL.len() - 1) as f32;
+        let normalized = params.mode.preview_normalized(ModeChoice(mode));
         // SAFETY: the pointer is into `params`, which outlives the harness.
         unsafe {
             params
@@ -38,11 +38,8 @@ fn frame(c: &mut Criterion) {
         };
         let (trace, drop_trace) = traces(&params);
         let size = egui::vec2(WINDOW_SIZE.0 as f32, WINDOW_SIZE.1 as f32);
-        let mut harness = Harness::builder().with_size(size).build_ui(headless(
-            params.clone(),
-            &trace,
-            &drop_trace,
-        ));
+        let editor = headless(params.clone(), Arc::default(), &trace, &drop_trace);
+        let mut harness = Harness::builder().with_size(size).build_ui(editor);
         harness.run_steps(2);
         group.bench_function(format!("frame_{}", mode.id()), |b| {
             b.iter(|| harness.step())

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::thread::sleep;
 use std::time::Duration;
+use urto::editor::WINDOW_SIZE;
 
 /// Packages the standalone build needs: ALSA's and JACK's headers (cpal, jack), found through
 /// pkg-config.
@@ -23,10 +24,9 @@ const SCREENSHOT_PACKAGES: &[&str] = &[
     "xdotool",
     "x11-xserver-utils",
 ];
-/// The editor's default size in logical pixels: the virtual screen at scale 1.
-const WINDOW: (f32, f32) = (1040.0, 800.0);
 /// Where the editor's Strike button and its tabs' row are at scale 1, and the tabs' centres
-/// along it (in `PlayMode::ALL`'s order).
+/// along it (in `PlayMode::ALL`'s order), as the editor's layout puts them (read off its test
+/// harness; the screenshots show whether a tab and Strike were hit).
 const STRIKE_BUTTON: (f32, f32) = (86.0, 20.0);
 const TABS_Y: f32 = 61.0;
 const TABS_X: [f32; 4] = [59.0, 164.0, 266.0, 368.0];
@@ -85,8 +85,8 @@ impl Screen {
     fn open(standalone: &Path, display: &str, scale: f32) -> Result<Self> {
         let size = format!(
             "{}x{}x24",
-            (WINDOW.0 * scale).round(),
-            (WINDOW.1 * scale).round()
+            (WINDOW_SIZE.0 as f32 * scale).round(),
+            (WINDOW_SIZE.1 as f32 * scale).round()
         );
         let xvfb = spawn(Command::new("Xvfb").args([
             display,

@@ -36,18 +36,30 @@ impl Browser {
         if !errors.is_empty() {
             self.status = format!("not loaded: {}", errors.join("; "));
         }
+        self.current = None;
+        self.follow(params);
+    }
+
+    /// The preset the parameters carry the name of (a host may have loaded another project or
+    /// preset): the user's of that name before a factory one.
+    fn follow(&mut self, params: &UrtoParams) {
         let name = params.preset_name();
-        self.current = self.presets.iter().find(|p| p.name == name).cloned();
+        if self.current.as_ref().is_none_or(|p| p.name != name) {
+            self.current = self.presets.iter().rev().find(|p| p.name == name).cloned();
+        }
     }
 
     /// The preset menu, previous and next, the save field and button.
     pub fn bar(&mut self, ui: &mut Ui, params: &UrtoParams, setter: &ParamSetter) {
+        self.follow(params);
         let name = params.preset_name();
         let modified = self.current.as_ref().is_some_and(|p| !p.matches(params));
-        let index = self.presets.iter().position(|p| p.name == name);
+        let index = self.presets.iter().rposition(|p| p.name == name);
+        // From a preset not in the list, next is the first and previous the last.
         let step = |by: isize| {
-            let n = self.presets.len() as isize;
-            index.map_or(0, |i| (i as isize + by).rem_euclid(n.max(1)) as usize)
+            let n = self.presets.len().max(1) as isize;
+            let from = index.map_or(if by > 0 { -1 } else { n }, |i| i as isize);
+            (from + by).rem_euclid(n) as usize
         };
         let mut chosen = None;
         for (arrow, name, by) in [("‹", PREVIOUS, -1), ("›", NEXT, 1)] {

@@ -32,7 +32,8 @@ pub struct Param<'a> {
 // editor holds in an `Arc` for as long as it draws, and parameters are only read here; writes go
 // through the host's `ParamSetter`.
 impl<'a> Param<'a> {
-    pub fn new(id: &'a str, ptr: ParamPtr) -> Self {
+    /// The parameter `id` at `ptr`, a pointer into the parameters the editor holds.
+    pub(super) fn new(id: &'a str, ptr: ParamPtr) -> Self {
         Self { id, ptr }
     }
 
@@ -41,6 +42,7 @@ impl<'a> Param<'a> {
         unsafe { self.ptr.name() }
     }
 
+    /// The value the user set (without modulation), 0…1.
     pub fn normalized(&self) -> f32 {
         unsafe { self.ptr.unmodulated_normalized_value() }
     }
@@ -64,16 +66,19 @@ impl<'a> Param<'a> {
 
     /// Set the value as one host gesture.
     pub fn set(&self, setter: &ParamSetter, normalized: f32) {
-        self.begin(setter);
+        unsafe { setter.raw_context.raw_begin_set_parameter(self.ptr) };
         self.move_to(setter, normalized);
         self.end(setter);
     }
 
-    fn begin(&self, setter: &ParamSetter) {
-        unsafe { setter.raw_context.raw_begin_set_parameter(self.ptr) }
+    /// Begin a host gesture (a drag); it stays open, noted in `ctx`'s memory, until [`Self::end`].
+    pub(super) fn begin(&self, ctx: &egui::Context, setter: &ParamSetter) {
+        unsafe { setter.raw_context.raw_begin_set_parameter(self.ptr) };
+        ctx.data_mut(|d| d.insert_temp(open_gesture(), self.id.to_string()));
     }
 
-    fn move_to(&self, setter: &ParamSetter, normalized: f32) {
+    /// Move the value within a gesture.
+    pub(super) fn move_to(&self, setter: &ParamSetter, normalized: f32) {
         let normalized = normalized.clamp(0.0, 1.0);
         unsafe {
             setter
@@ -82,14 +87,17 @@ impl<'a> Param<'a> {
         }
     }
 
-    fn end(&self, setter: &ParamSetter) {
+    /// End the gesture.
+    pub(super) fn end(&self, setter: &ParamSetter) {
         unsafe { setter.raw_context.raw_end_set_parameter(self.ptr) }
     }
 
     /// What hovering the control says: what it does, its value and the gestures.
     fn tooltip(&self) -> String {
         let what = help::tooltip(self.id).unwrap_or("");
-        let gestures = if self.listed() {
+        let gestures = if let ParamPtr::BoolParam(_) = self.ptr {
+            "Click switches it."
+        } else if self.listed() {
             "Double-click resets."
         } else {
             "Drag; shift-drag for fine steps; double-click (or ctrl-click) resets; click the \
@@ -146,7 +154,21 @@ pub fn control(ui: &mut Ui, param: Param, setter: &ParamSetter, look: Look) -> R
             }
         }
     };
-    response.on_hover_text(param.tooltip())
+    response.on_hover_ui(|ui| {
+        ui.label(param.tooltip());
+    })
+}
+
+/// Where egui's memory notes the parameter (its id) whose host gesture is open: a gesture whose
+/// control vanished mid-drag (its tab left, the editor closed) is ended by
+/// [`take_open_gesture`]'s caller.
+fn open_gesture() -> egui::Id {
+    egui::Id::unique("urto-open-gesture")
+}
+
+/// The id of the parameter whose gesture is still open, no longer noted as open.
+pub fn take_open_gesture(ctx: &egui::Context) -> Option<String> {
+    ctx.data_mut(|d| d.remove_temp::<String>(open_gesture()))
 }
 
 /// A drag on a continuous control: where it started (normalized) plus what the pointer added,
@@ -154,7 +176,7 @@ pub fn control(ui: &mut Ui, param: Param, setter: &ParamSetter, look: Look) -> R
 fn drag(ui: &Ui, response: &Response, param: Param, setter: &ParamSetter, per_px: Vec2) {
     let id = response.id.with("drag");
     if response.drag_started() {
-        param.begin(setter);
+        param.begin(ui.ctx(), setter);
         ui.data_mut(|d| d.insert_temp(id, param.normalized()));
     }
     if response.dragged() {
@@ -173,7 +195,7 @@ fn drag(ui: &Ui, response: &Response, param: Param, setter: &ParamSetter, per_px
         ui.data_mut(|d| d.insert_temp(id, at));
         param.move_to(setter, at);
     }
-    if response.drag_stopped() {
+    if response.drag_stopped() && take_open_gesture(ui.ctx()).is_some() {
         param.end(setter);
     }
     let reset =
@@ -245,58 +267,65 @@ fn paint_knob(ui: &Ui, response: &Response, rect: Rect, normalized: f32) {
     );
 }
 
+/// Where egui's memory keeps the one value being typed: its parameter's id and the text so far.
+fn typing() -> egui::Id {
+    egui::Id::unique("urto-typing")
+}
+
 /// The value as text; clicked, a field to type a value into, the value shown greyed until typing
-/// starts (Enter sets it, Escape or a click elsewhere cancels).
+/// starts (Enter sets it; Escape, or a click elsewhere, cancels). One field is open at a time.
 fn value_box(ui: &mut Ui, param: Param, setter: &ParamSetter, width: f32) {
-    let id = ui.make_persistent_id(("typing", param.id));
-    let typing: Option<String> = ui.data(|d| d.get_temp(id));
     let label = format!("{} value", param.name());
-    match typing {
-        Some(mut text) => {
+    let field_id = ui.make_persistent_id(("value", param.id));
+    match ui.data(|d| d.get_temp::<(String, String)>(typing())) {
+        Some((id, mut text)) if id == param.id => {
             let field = ui.add(
                 TextEdit::singleline(&mut text)
+                    .id(field_id)
                     .hint_text(param.text(param.normalized()))
                     .desired_width(width)
                     .font(FontId::monospace(12.0)),
             );
             field.widget_info(|| WidgetInfo::labeled(Role::TextInput, true, &label));
-            field.request_focus();
             if ui.input(|i| i.key_pressed(Key::Enter)) {
                 if let Some(normalized) = param.parse(&text) {
                     param.set(setter, normalized);
                 }
-                ui.data_mut(|d| d.remove::<String>(id));
+                ui.data_mut(|d| d.remove::<(String, String)>(typing()));
             } else if ui.input(|i| i.key_pressed(Key::Escape)) || field.lost_focus() {
-                ui.data_mut(|d| d.remove::<String>(id));
+                ui.data_mut(|d| d.remove::<(String, String)>(typing()));
             } else {
-                ui.data_mut(|d| d.insert_temp(id, text));
+                ui.data_mut(|d| d.insert_temp(typing(), (id, text)));
             }
         }
-        None => {
-            let text = param.text(param.normalized());
-            let (rect, response) =
-                ui.allocate_exact_size(Vec2::new(width, SLIDER_HEIGHT), Sense::click());
-            ui.painter().text(
-                rect.left_center() + Vec2::new(2.0, 0.0),
-                Align2::LEFT_CENTER,
-                &text,
-                FontId::proportional(12.5),
-                ui.visuals().text_color(),
-            );
-            if response.hovered() {
-                ui.painter().rect_stroke(
-                    rect,
-                    2.0,
-                    Stroke::new(1.0, Color32::GRAY),
-                    StrokeKind::Inside,
-                );
-            }
+        _ => {
+            let response = value_text(ui, param, width);
             response.widget_info(|| WidgetInfo::labeled(Role::Button, true, &label));
             if response.clicked() {
-                ui.data_mut(|d| d.insert_temp(id, String::new()));
+                let opened = (param.id.to_string(), String::new());
+                ui.data_mut(|d| d.insert_temp(typing(), opened));
+                ui.memory_mut(|m| m.request_focus(field_id));
             }
         }
     }
+}
+
+/// The value as text, framed while hovered: a click opens the field to type a value.
+fn value_text(ui: &mut Ui, param: Param, width: f32) -> Response {
+    let (rect, response) = ui.allocate_exact_size(Vec2::new(width, SLIDER_HEIGHT), Sense::click());
+    ui.painter().text(
+        rect.left_center() + Vec2::new(2.0, 0.0),
+        Align2::LEFT_CENTER,
+        param.text(param.normalized()),
+        FontId::proportional(12.5),
+        ui.visuals().text_color(),
+    );
+    if response.hovered() {
+        let frame = Stroke::new(1.0, Color32::GRAY);
+        ui.painter()
+            .rect_stroke(rect, 2.0, frame, StrokeKind::Inside);
+    }
+    response
 }
 
 /// A choice: its values in a list.

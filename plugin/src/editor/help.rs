@@ -1,249 +1,349 @@
 //! Each parameter's tooltip: what it does to the sound, in plain words, and its unit.
 
+/// The tooltips by parameter id.
+const TOOLTIPS: &[(&str, &str)] = &[
+    (
+        "mode",
+        "What a note does: Single strike, Bounce (a falling ball), Roll (a rolling ball) or \
+            Drop (a tumbling body). Read at note-on. Choice.",
+    ),
+    (
+        "k",
+        "Stiffer contact: shorter, harder, brighter impact that reaches higher modes. Softer: \
+            longer, duller thud. Unit: N/m^α.",
+    ),
+    (
+        "mu",
+        "More energy lost inside the contact: weaker rebound, bounces die out sooner. Ignored \
+            with the linear damper law or a target restitution. Unit: s/m.",
+    ),
+    (
+        "alpha",
+        "How steeply force grows with compression (1 spring, 1.5 Hertz). Higher: loud hits \
+            shorten more than soft ones; at the same k, much softer overall. No unit.",
+    ),
+    (
+        "integrator",
+        "How the contact is computed. AM1 never adds energy; Verlet, Heun and RK4 are \
+            explicit and can gain energy on stiff contacts with the guard off. Choice.",
+    ),
+    (
+        "law",
+        "Hunt–Crossley: f = k·x^α·(1 + μ·v), damping grows with compression. Hertz + linear \
+            damper: f = k·x^α + c·v, damping from first touch. Choice.",
+    ),
+    (
+        "damping-from",
+        "Dissipation: use μ (or c) as set. Target restitution e: each contact picks its own \
+            damping so it rebounds at e at any speed. Choice.",
+    ),
+    (
+        "restitution",
+        "Rebound speed over impact speed that each contact aims for (Damping from = Target \
+            restitution e). Higher: livelier rebounds and bounces. No unit.",
+    ),
+    (
+        "linear-damping",
+        "Damping c of the Hertz + linear damper law (with Damping from = Dissipation). \
+            Higher: more loss, weaker rebound. Unit: N·s/m.",
+    ),
+    (
+        "corrections",
+        "The hammer leaves with the exact Hunt–Crossley rebound speed. Acts only on an object \
+            with no modes below Nyquist, with gravity suspended. On/off.",
+    ),
+    (
+        "guard",
+        "Removes any energy a contact step creates, so stiff hits cannot blow up. Only \
+            matters with Verlet, Heun and RK4; AM1 needs none. On/off.",
+    ),
+    (
+        "hammer-mass",
+        "Heavier hammer: longer contact, so a darker impact with more energy (louder at Level \
+            = Physical). Point mass only (also the Bounce and Roll ball). Unit: kg.",
+    ),
+    (
+        "striker",
+        "What strikes: a point mass, or a ball, mallet, rod or coin whose mass follows from \
+            its material and size and whose own modes ring too. Choice.",
+    ),
+    (
+        "striker-material",
+        "The striker's material: a body striker's mass and its own ringing's pitch and decay, \
+            and the contact with Contact from materials. Also the dropped body's. Choice.",
+    ),
+    (
+        "striker-size",
+        "Ball or mallet-head radius, rod length, coin radius. Larger: heavier, lower ringing. \
+            Point mass: its contact radius (Contact from materials). Unit: m.",
+    ),
+    (
+        "striker-level",
+        "Trim on the striker's own ringing in the mix: 1 as physics has it, 0 only the \
+            object, above 1 more striker. No unit.",
+    ),
+    (
+        "grip",
+        "How a hand holds the striker: fingers damp its own ringing, Firm more than Loose. \
+            Single strike only; a ball is never held. Choice.",
+    ),
+    (
+        "contact-from-materials",
+        "Derive k (Hertz, α = 1.5) and the restitution from the striker's and object's \
+            materials and the striker's radius, not the contact knobs. On/off.",
+    ),
+    (
+        "object",
+        "The struck object (bar, plate, membrane, bell, glass, plank, string): sets the \
+            ratios of its partials, hence its character. Choice.",
+    ),
+    (
+        "object-material",
+        "The object's material: sets the contact (Contact from materials), its radiating size \
+            for its mass, and its pitch with Physical tuning. Choice.",
+    ),
+    (
+        "physical-tuning",
+        "Every note strikes the object its material and Object size tune, not the key's pitch \
+            (bars, plank and plates only). On/off.",
+    ),
+    (
+        "object-size",
+        "Bar or plank length, rectangular plate's long side, circular plate's radius: larger \
+            is lower (Physical tuning). Drop: the floor's size. Unit: m.",
+    ),
+    (
+        "key-tracking",
+        "On: the tuned mode follows the key (A4 = Tuning A4). Off: every key plays Fixed \
+            pitch. On/off.",
+    ),
+    (
+        "fixed-f0",
+        "Frequency of the tuned mode when Key tracking is off. Unit: Hz.",
+    ),
+    ("a4", "Pitch of A4 (MIDI 69) for key tracking. Unit: Hz."),
+    (
+        "decay",
+        "Time for the tuned mode to die away by 60 dB. Longer: longer ring. Unit: s.",
+    ),
+    (
+        "material",
+        "How much faster high partials die: 0 all ring alike (metal-like), 1 decay rate grows \
+            as f², so highs die fast (wood-like). No unit.",
+    ),
+    (
+        "stretch",
+        "Stretches each partial ratio r to r^(1 + value): above 0 upper partials go sharp, \
+            below 0 flat. 0 keeps the object's table. No unit.",
+    ),
+    (
+        "strike-pos",
+        "Where the object is struck (0 to 1 along its length, radius or rim). Modes with a \
+            node there are not excited, so the timbre changes. No unit.",
+    ),
+    (
+        "pickup-pos",
+        "Where the left channel listens, in Strike position's coordinates. Modes with a node \
+            there are not heard on the left. No unit.",
+    ),
+    (
+        "pickup-right",
+        "Where the right channel listens. At the left pickup's position: mono; further away: \
+            a wider image. No unit.",
+    ),
+    (
+        "modes",
+        "How many of the object's lowest modes are simulated (those past Nyquist are \
+            dropped). More: richer, brighter top, more CPU. No unit.",
+    ),
+    (
+        "object-mass",
+        "Modal mass. Heavier: yields less to the hammer (closer to a rigid wall) but is \
+            larger, so radiates better. Unit: kg.",
+    ),
+    (
+        "v-min",
+        "Impact speed of the softest note: the floor of the velocity range. Bounce: the \
+            slowest first impact. Unit: m/s.",
+    ),
+    (
+        "v-max",
+        "Impact speed at velocity 127: faster gives a shorter, brighter contact. Bounce: the \
+            speed the ball is thrown down at. Unit: m/s.",
+    ),
+    (
+        "dynamic-range",
+        "How much quieter velocity 1 is than 127, reached by striking slower (so darker too; \
+            a plain gain in Roll and Drop). 0: every velocity hits as hard. Unit: dB.",
+    ),
+    (
+        "velocity-curve",
+        "Shape γ of the velocity-to-level curve: 1 straight in dB; higher gives finer control \
+            at the loud end, steeper at the soft end. No unit.",
+    ),
+    (
+        "level",
+        "Calibrated: a make-up gain puts middle C at velocity 127 near −9 dBFS. Physical: \
+            samples are sound pressure 1 m away in Pa. Choice.",
+    ),
+    (
+        "width",
+        "Stereo width: 0 mono (the mean of the two pickups), 1 the two pickups as they are. \
+            No unit.",
+    ),
+    (
+        "pan-by-key",
+        "Pans each note by its key: at 1, a note four octaves from middle C is fully to one \
+            side. No unit.",
+    ),
+    (
+        "release",
+        "At note-off every mode's T60 shrinks to this fraction: small values damp fast, 1 \
+            hardly at all. 0 is off: the object rings on. No unit.",
+    ),
+    (
+        "polyphony",
+        "Voices in use; when all are busy a new note takes the quietest. Unit: voices.",
+    ),
+    (
+        "gain",
+        "Output level on top of Level, smoothed over 20 ms. Unit: dB.",
+    ),
+    (
+        "height",
+        "Height the bouncing ball or dropped body falls from. Higher: a faster, harder \
+            landing that comes later. Unit: m.",
+    ),
+    (
+        "gravity",
+        "Pull on the falling, bouncing and rolling bodies (9.81 Earth, 1.62 Moon). Stronger: \
+            bounces follow faster, bodies land harder. Unit: m/s².",
+    ),
+    (
+        "gravity-in-contact",
+        "On: gravity also acts during contacts on a rigid object. Off: suspended there, as \
+            the exit correction assumes. Objects with modes always have it. On/off.",
+    ),
+    (
+        "capture",
+        "An impact slower than this no longer rebounds: the ball comes to rest. Higher: the \
+            bouncing ends sooner; 0: off. Unit: m/s.",
+    ),
+    (
+        "irregularity",
+        "Out-of-roundness of the bouncing ball: each contact's stiffness varies at random, so \
+            no two bounces sound alike. 0: all alike. No unit.",
+    ),
+    (
+        "ball-radius",
+        "Radius of the rolling ball. Larger: bridges small dips (smoother, darker) and its \
+            out-of-round pulse comes slower. Mass and stiffness unchanged. Unit: m.",
+    ),
+    (
+        "roughness",
+        "RMS height of the track's roughness. Higher: a rougher, more rattling roll (louder \
+            at Level = Physical). Unit: m.",
+    ),
+    (
+        "roughness-slope",
+        "Spectrum of the roughness: 0 every scale alike (bright, gritty); 2 long undulations \
+            dominate (smooth, dark). No unit.",
+    ),
+    (
+        "out-of-round",
+        "Out-of-roundness of the rolling ball, a fraction of its radius: a pulse heard once \
+            per revolution. No unit.",
+    ),
+    (
+        "roll-speed",
+        "Rolling speed at full controller value. Faster: a louder, brighter roll. Unit: m/s.",
+    ),
+    (
+        "roll-source",
+        "What scales Roll speed: fixed, mod wheel, channel pressure or expression. Full speed \
+            until the controller first moves. Choice.",
+    ),
+    (
+        "roll-lift",
+        "At note-off: on lifts the ball off; off lets it roll to a stop. On/off.",
+    ),
+    (
+        "drop-body",
+        "What a Drop note drops (die, coin, rod, spoon, brick, ring or ball), in Striker \
+            material; its own modes ring too. Choice.",
+    ),
+    (
+        "drop-scale",
+        "Size of the dropped body against its usual one. Larger: heavier, with lower ringing \
+            of its own. Unit: ×.",
+    ),
+    (
+        "drop-spin",
+        "Largest spin about each axis at the drop, drawn per note. More: more tumbling and \
+            rattling. Unit: rad/s.",
+    ),
+    (
+        "drop-drift",
+        "Largest sideways speed at the drop, drawn per note: the body wanders, moving the \
+            strike point and the timbre. Unit: m/s.",
+    ),
+    (
+        "drop-friction",
+        "Coulomb friction between body and floor. Low: the body slides on; high: it grips, \
+            tips and rolls. No unit.",
+    ),
+    (
+        "drop-lift",
+        "At note-off: on lifts the body (no new contacts); off lets it settle. On/off.",
+    ),
+    (
+        "press-depth",
+        "Force full note pressure presses the ball into the object with, in the ball's \
+            weights. 0: pressure does nothing. Unit: × weight.",
+    ),
+    (
+        "bend-range",
+        "Semitones of a full MIDI pitch bend (with MPE: on the master channel). Unit: \
+            semitones.",
+    ),
+    (
+        "mpe",
+        "On: MIDI channels 2–16 each carry one note with its own bend, pressure and CC 74 \
+            (lower zone, master channel 1). On/off.",
+    ),
+    (
+        "mpe-bend-range",
+        "Semitones of a full pitch bend on an MPE member channel (2–16). Unit: semitones.",
+    ),
+];
+
 /// The tooltip of the parameter with stable id `id` (`None` for an unknown id).
 pub fn tooltip(id: &str) -> Option<&'static str> {
-    Some(match id {
-        "mode" => {
-            "What a note does: Single strike, Bounce (a falling ball), Roll (a rolling ball) or \
-            Drop (a tumbling body). Read at note-on. Choice."
+    TOOLTIPS
+        .iter()
+        .find(|(known, _)| *known == id)
+        .map(|(_, text)| *text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::UrtoParams;
+    use nice_plug::prelude::Params;
+
+    /// Every parameter has a tooltip, and every tooltip a parameter.
+    #[test]
+    fn every_parameter_has_a_tooltip() {
+        let ids: Vec<String> = UrtoParams::default()
+            .param_map()
+            .into_iter()
+            .map(|(id, _, _)| id)
+            .collect();
+        for id in &ids {
+            assert!(tooltip(id).is_some_and(|t| !t.is_empty()), "{id}");
         }
-        "k" => {
-            "Stiffer contact: shorter, harder, brighter impact that reaches higher modes. Softer: \
-            longer, duller thud. Unit: N/m^α."
+        for (id, _) in TOOLTIPS {
+            assert!(ids.iter().any(|known| known == id), "{id} is no parameter");
         }
-        "mu" => {
-            "More energy lost inside the contact: weaker rebound, bounces die out sooner. Ignored \
-            with the linear damper law or a target restitution. Unit: s/m."
-        }
-        "alpha" => {
-            "How steeply force grows with compression (1 spring, 1.5 Hertz). Higher: loud hits \
-            shorten more than soft ones; at the same k, much softer overall. No unit."
-        }
-        "integrator" => {
-            "How the contact is computed. AM1 never adds energy; Verlet, Heun and RK4 are \
-            explicit and can gain energy on stiff contacts with the guard off. Choice."
-        }
-        "law" => {
-            "Hunt–Crossley: f = k·x^α·(1 + μ·v), damping grows with compression. Hertz + linear \
-            damper: f = k·x^α + c·v, damping from first touch. Choice."
-        }
-        "damping-from" => {
-            "Dissipation: use μ (or c) as set. Target restitution e: each contact picks its own \
-            damping so it rebounds at e at any speed. Choice."
-        }
-        "restitution" => {
-            "Rebound speed over impact speed that each contact aims for (Damping from = Target \
-            restitution e). Higher: livelier rebounds and bounces. No unit."
-        }
-        "linear-damping" => {
-            "Damping c of the Hertz + linear damper law (with Damping from = Dissipation). \
-            Higher: more loss, weaker rebound. Unit: N·s/m."
-        }
-        "corrections" => {
-            "The hammer leaves with the exact Hunt–Crossley rebound speed. Acts only on an object \
-            with no modes below Nyquist, with gravity suspended. On/off."
-        }
-        "guard" => {
-            "Removes any energy a contact step creates, so stiff hits cannot blow up. Only \
-            matters with Verlet, Heun and RK4; AM1 needs none. On/off."
-        }
-        "hammer-mass" => {
-            "Heavier hammer: longer contact, so a darker impact with more energy (louder at Level \
-            = Physical). Point mass only (also the Bounce and Roll ball). Unit: kg."
-        }
-        "striker" => {
-            "What strikes: a point mass, or a ball, mallet, rod or coin whose mass follows from \
-            its material and size and whose own modes ring too. Choice."
-        }
-        "striker-material" => {
-            "The striker's material: a body striker's mass and its own ringing's pitch and decay, \
-            and the contact with Contact from materials. Also the dropped body's. Choice."
-        }
-        "striker-size" => {
-            "Ball or mallet-head radius, rod length, coin radius. Larger: heavier, lower ringing. \
-            Point mass: its contact radius (Contact from materials). Unit: m."
-        }
-        "striker-level" => {
-            "Trim on the striker's own ringing in the mix: 1 as physics has it, 0 only the \
-            object, above 1 more striker. No unit."
-        }
-        "grip" => {
-            "How a hand holds the striker: fingers damp its own ringing, Firm more than Loose. \
-            Single strike only; a ball is never held. Choice."
-        }
-        "contact-from-materials" => {
-            "Derive k (Hertz, α = 1.5) and the restitution from the striker's and object's \
-            materials and the striker's radius, not the contact knobs. On/off."
-        }
-        "object" => {
-            "The struck object (bar, plate, membrane, bell, glass, plank, string): sets the \
-            ratios of its partials, hence its character. Choice."
-        }
-        "object-material" => {
-            "The object's material: sets the contact (Contact from materials), its radiating size \
-            for its mass, and its pitch with Physical tuning. Choice."
-        }
-        "physical-tuning" => {
-            "Every note strikes the object its material and Object size tune, not the key's pitch \
-            (bars, plank and plates only). On/off."
-        }
-        "object-size" => {
-            "Bar or plank length, rectangular plate's long side, circular plate's radius: larger \
-            is lower (Physical tuning). Drop: the floor's size. Unit: m."
-        }
-        "key-tracking" => {
-            "On: the tuned mode follows the key (A4 = Tuning A4). Off: every key plays Fixed \
-            pitch. On/off."
-        }
-        "fixed-f0" => "Frequency of the tuned mode when Key tracking is off. Unit: Hz.",
-        "a4" => "Pitch of A4 (MIDI 69) for key tracking. Unit: Hz.",
-        "decay" => "Time for the tuned mode to die away by 60 dB. Longer: longer ring. Unit: s.",
-        "material" => {
-            "How much faster high partials die: 0 all ring alike (metal-like), 1 decay rate grows \
-            as f², so highs die fast (wood-like). No unit."
-        }
-        "stretch" => {
-            "Stretches each partial ratio r to r^(1 + value): above 0 upper partials go sharp, \
-            below 0 flat. 0 keeps the object's table. No unit."
-        }
-        "strike-pos" => {
-            "Where the object is struck (0 to 1 along its length, radius or rim). Modes with a \
-            node there are not excited, so the timbre changes. No unit."
-        }
-        "pickup-pos" => {
-            "Where the left channel listens, in Strike position's coordinates. Modes with a node \
-            there are not heard on the left. No unit."
-        }
-        "pickup-right" => {
-            "Where the right channel listens. At the left pickup's position: mono; further away: \
-            a wider image. No unit."
-        }
-        "modes" => {
-            "How many of the object's lowest modes are simulated (those past Nyquist are \
-            dropped). More: richer, brighter top, more CPU. No unit."
-        }
-        "object-mass" => {
-            "Modal mass. Heavier: yields less to the hammer (closer to a rigid wall) but is \
-            larger, so radiates better. Unit: kg."
-        }
-        "v-min" => {
-            "Impact speed of the softest note: the floor of the velocity range. Bounce: the \
-            slowest first impact. Unit: m/s."
-        }
-        "v-max" => {
-            "Impact speed at velocity 127: faster gives a shorter, brighter contact. Bounce: the \
-            speed the ball is thrown down at. Unit: m/s."
-        }
-        "dynamic-range" => {
-            "How much quieter velocity 1 is than 127, reached by striking slower (so darker too; \
-            a plain gain in Roll and Drop). 0: every velocity hits as hard. Unit: dB."
-        }
-        "velocity-curve" => {
-            "Shape γ of the velocity-to-level curve: 1 straight in dB; higher gives finer control \
-            at the loud end, steeper at the soft end. No unit."
-        }
-        "level" => {
-            "Calibrated: a make-up gain puts middle C at velocity 127 near −9 dBFS. Physical: \
-            samples are sound pressure 1 m away in Pa. Choice."
-        }
-        "width" => {
-            "Stereo width: 0 mono (the mean of the two pickups), 1 the two pickups as they are. \
-            No unit."
-        }
-        "pan-by-key" => {
-            "Pans each note by its key: at 1, a note four octaves from middle C is fully to one \
-            side. No unit."
-        }
-        "release" => {
-            "At note-off every mode's T60 shrinks to this fraction: small values damp fast, 1 \
-            hardly at all. 0 is off: the object rings on. No unit."
-        }
-        "polyphony" => {
-            "Voices in use; when all are busy a new note takes the quietest. Unit: voices."
-        }
-        "gain" => "Output level on top of Level, smoothed over 20 ms. Unit: dB.",
-        "height" => {
-            "Height the bouncing ball or dropped body falls from. Higher: a faster, harder \
-            landing that comes later. Unit: m."
-        }
-        "gravity" => {
-            "Pull on the falling, bouncing and rolling bodies (9.81 Earth, 1.62 Moon). Stronger: \
-            bounces follow faster, bodies land harder. Unit: m/s²."
-        }
-        "gravity-in-contact" => {
-            "On: gravity also acts during contacts on a rigid object. Off: suspended there, as \
-            the exit correction assumes. Objects with modes always have it. On/off."
-        }
-        "capture" => {
-            "An impact slower than this no longer rebounds: the ball comes to rest. Higher: the \
-            bouncing ends sooner; 0: off. Unit: m/s."
-        }
-        "irregularity" => {
-            "Out-of-roundness of the bouncing ball: each contact's stiffness varies at random, so \
-            no two bounces sound alike. 0: all alike. No unit."
-        }
-        "ball-radius" => {
-            "Radius of the rolling ball. Larger: bridges small dips (smoother, darker) and its \
-            out-of-round pulse comes slower. Mass and stiffness unchanged. Unit: m."
-        }
-        "roughness" => {
-            "RMS height of the track's roughness. Higher: a rougher, more rattling roll (louder \
-            at Level = Physical). Unit: m."
-        }
-        "roughness-slope" => {
-            "Spectrum of the roughness: 0 every scale alike (bright, gritty); 2 long undulations \
-            dominate (smooth, dark). No unit."
-        }
-        "out-of-round" => {
-            "Out-of-roundness of the rolling ball, a fraction of its radius: a pulse heard once \
-            per revolution. No unit."
-        }
-        "roll-speed" => {
-            "Rolling speed at full controller value. Faster: a louder, brighter roll. Unit: m/s."
-        }
-        "roll-source" => {
-            "What scales Roll speed: fixed, mod wheel, channel pressure or expression. Full speed \
-            until the controller first moves. Choice."
-        }
-        "roll-lift" => "At note-off: on lifts the ball off; off lets it roll to a stop. On/off.",
-        "drop-body" => {
-            "What a Drop note drops (die, coin, rod, spoon, brick, ring or ball), in Striker \
-            material; its own modes ring too. Choice."
-        }
-        "drop-scale" => {
-            "Size of the dropped body against its usual one. Larger: heavier, with lower ringing \
-            of its own. Unit: ×."
-        }
-        "drop-spin" => {
-            "Largest spin about each axis at the drop, drawn per note. More: more tumbling and \
-            rattling. Unit: rad/s."
-        }
-        "drop-drift" => {
-            "Largest sideways speed at the drop, drawn per note: the body wanders, moving the \
-            strike point and the timbre. Unit: m/s."
-        }
-        "drop-friction" => {
-            "Coulomb friction between body and floor. Low: the body slides on; high: it grips, \
-            tips and rolls. No unit."
-        }
-        "drop-lift" => {
-            "At note-off: on lifts the body (no new contacts); off lets it settle. On/off."
-        }
-        "press-depth" => {
-            "Force full note pressure presses the ball into the object with, in the ball's \
-            weights. 0: pressure does nothing. Unit: × weight."
-        }
-        "bend-range" => {
-            "Semitones of a full MIDI pitch bend (with MPE: on the master channel). Unit: \
-            semitones."
-        }
-        "mpe" => {
-            "On: MIDI channels 2–16 each carry one note with its own bend, pressure and CC 74 \
-            (lower zone, master channel 1). On/off."
-        }
-        "mpe-bend-range" => {
-            "Semitones of a full pitch bend on an MPE member channel (2–16). Unit: semitones."
-        }
-        _ => return None,
-    })
+    }
 }

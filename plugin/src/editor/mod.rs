@@ -9,7 +9,7 @@ mod object_view;
 mod tests;
 
 use crate::live_view;
-use crate::params::{Controllers, DampingFromChoice, LawChoice, UrtoParams};
+use crate::params::{Controllers, DampingFromChoice, LawChoice, ModeChoice, UrtoParams};
 use browser::Browser;
 use control::{control, Look, Param};
 use layout::Line;
@@ -59,15 +59,14 @@ pub struct Shared {
 }
 
 impl Shared {
-    /// Count a note of `key` started (called on the audio thread: one atomic store).
+    /// Count a note of `key` started (called on the audio thread, its only writer: an atomic
+    /// load and store).
     pub fn note_played(&self, key: u8) {
         let count = self.played.load(Ordering::Relaxed) >> 8;
         let next = (count.wrapping_add(1) << 8) | u32::from(key);
         self.played.store(next, Ordering::Relaxed);
     }
-}
 
-impl Shared {
     /// Shared state with no audio thread behind it: the live views show `trace` and
     /// `drop_trace`, nothing is played.
     fn unconnected(trace: &ContactTrace, drop_trace: &DropTrace) -> Self {
@@ -84,21 +83,37 @@ impl Shared {
 
 /// A host that takes every value the editor sets at once, as a plugin wrapper does: what the
 /// editor's tests and its frame benchmark drive it through.
-pub struct DirectHost;
+#[doc(hidden)]
+#[derive(Default)]
+pub struct DirectHost {
+    /// Gestures begun and not yet ended.
+    open_gestures: std::sync::atomic::AtomicI32,
+}
+
+impl DirectHost {
+    /// Gestures begun and not yet ended (0 once every gesture is over).
+    pub fn open_gestures(&self) -> i32 {
+        self.open_gestures.load(Ordering::Relaxed)
+    }
+}
 
 impl GuiContextInner for DirectHost {
     fn plugin_api(&self) -> PluginApi {
         PluginApi::Clap
     }
 
-    unsafe fn raw_begin_set_parameter(&self, _param: ParamPtr) {}
+    unsafe fn raw_begin_set_parameter(&self, _param: ParamPtr) {
+        self.open_gestures.fetch_add(1, Ordering::Relaxed);
+    }
 
     unsafe fn raw_set_parameter_normalized(&self, param: ParamPtr, normalized: f32) {
         // SAFETY: the editor passes pointers into the parameters it was opened on.
         unsafe { param._internal_set_normalized_value(normalized) };
     }
 
-    unsafe fn raw_end_set_parameter(&self, _param: ParamPtr) {}
+    unsafe fn raw_end_set_parameter(&self, _param: ParamPtr) {
+        self.open_gestures.fetch_sub(1, Ordering::Relaxed);
+    }
 
     fn get_state(&self) -> PluginState {
         PluginState {
@@ -113,15 +128,17 @@ impl GuiContextInner for DirectHost {
     fn request_restart(&self) {}
 }
 
-/// The editor on `params` without a window or an audio thread, through a [`DirectHost`], its
-/// live views showing `trace` and `drop_trace`: each call draws one frame into the `Ui` it is
-/// given (egui's test harness runs it).
+/// The editor on `params` without a window or an audio thread, through `host`, its live views
+/// showing `trace` and `drop_trace`: each call draws one frame into the `Ui` it is given
+/// (egui's test harness runs it).
+#[doc(hidden)]
 pub fn headless(
     params: Arc<UrtoParams>,
+    host: Arc<DirectHost>,
     trace: &ContactTrace,
     drop_trace: &DropTrace,
 ) -> impl FnMut(&mut egui::Ui) {
-    let gui = GuiContext::new(Arc::new(DirectHost));
+    let gui = GuiContext::new(host);
     let mut app = UrtoApp::new(params, Shared::unconnected(trace, drop_trace));
     app.browser.refresh(&app.params);
     move |ui| app.draw(ui, &gui.param_setter())
@@ -167,6 +184,8 @@ pub struct UrtoApp {
     ids: Vec<(String, ParamPtr)>,
     shared: Shared,
     gui: Option<GuiContext>,
+    /// The window's egui context, to end a gesture left open when the editor closes.
+    egui: Option<egui::Context>,
     browser: Browser,
     object: ObjectView,
 }
@@ -183,6 +202,7 @@ impl UrtoApp {
             ids,
             shared,
             gui: None,
+            egui: None,
             browser: Browser::default(),
             object: ObjectView::default(),
         }
@@ -218,8 +238,19 @@ impl UrtoApp {
             ui.separator();
             self.columns(ui, mode, setter, &patch);
         });
+        if !ui.input(|i| i.pointer.any_down()) {
+            self.end_open_gesture(ui.ctx(), setter);
+        }
         ui.ctx()
             .request_repaint_after(std::time::Duration::from_millis(50));
+    }
+
+    /// End the host gesture of a drag whose control vanished before it stopped (its tab or its
+    /// knob gone, the editor closing).
+    fn end_open_gesture(&self, ctx: &egui::Context, setter: &ParamSetter) {
+        if let Some(id) = control::take_open_gesture(ctx) {
+            self.param(&id).end(setter);
+        }
     }
 
     /// Pressed, a note sounds while it is held.
@@ -238,7 +269,6 @@ impl UrtoApp {
     /// One tab per play mode: choosing one sets the Mode parameter. The contact law is named
     /// beside them.
     fn tabs(&self, ui: &mut egui::Ui, mode: PlayMode, setter: &ParamSetter, patch: &Patch) {
-        let param = self.param("mode");
         ui.horizontal(|ui| {
             for (index, tab) in PlayMode::ALL.into_iter().enumerate() {
                 let name = PlayMode::NAMES[index];
@@ -250,8 +280,7 @@ impl UrtoApp {
                     )
                     .on_hover_text(help::tooltip("mode").unwrap_or_default());
                 if response.clicked() && tab != mode {
-                    let steps = (PlayMode::ALL.len() - 1) as f32;
-                    param.set(setter, index as f32 / steps);
+                    set_whole(setter, &self.params.mode, ModeChoice(tab));
                 }
             }
             ui.add_space(16.0);
@@ -293,7 +322,9 @@ impl UrtoApp {
                                     let look = Look::Knob {
                                         diameter: KNOB_DIAMETER,
                                     };
-                                    control(ui, *param, setter, look);
+                                    ui.add_enabled_ui(!overridden(patch, param.id), |ui| {
+                                        control(ui, *param, setter, look);
+                                    });
                                 });
                             });
                         }
@@ -322,7 +353,6 @@ impl UrtoApp {
     fn columns(&self, ui: &mut egui::Ui, mode: PlayMode, setter: &ParamSetter, patch: &Patch) {
         let knobs = layout::knobs(mode, damping_id(patch));
         let columns = layout::columns(mode, &knobs, COLUMNS);
-        let materials_were_on = self.params.striker.contact_from_materials.value();
         ui.columns(COLUMNS, |uis| {
             for (index, (ui, lines)) in uis.iter_mut().zip(&columns).enumerate() {
                 let width = ui.available_width();
@@ -331,32 +361,38 @@ impl UrtoApp {
                     .spacing([8.0, 3.0])
                     .show(ui, |ui| {
                         for line in lines {
-                            self.line(ui, *line, setter, width);
+                            self.line(ui, *line, setter, width, patch);
                         }
                     });
             }
         });
-        let materials_now_on = self.params.striker.contact_from_materials.value();
-        if materials_were_on && !materials_now_on {
-            hand_over_contact(&self.params, setter, patch);
-        }
     }
 
-    /// One line of a column: a group's title, or a parameter's name and control.
-    fn line(&self, ui: &mut egui::Ui, line: Line, setter: &ParamSetter, width: f32) {
-        match line {
+    /// One line of a column: a group's title, or a parameter's name and control (greyed where
+    /// Contact from materials overrides it). Switching Contact from materials off hands its
+    /// derived contact to the knobs.
+    fn line(&self, ui: &mut egui::Ui, line: Line, setter: &ParamSetter, width: f32, patch: &Patch) {
+        let id = match line {
             Line::Title(title) => {
                 ui.strong(title);
                 ui.end_row();
+                return;
             }
-            Line::Param(id) => {
-                let param = self.param(id);
-                ui.label(param.name());
-                let slider = (width - LABEL_WIDTH - VALUE_ROOM).max(50.0);
-                control(ui, param, setter, Look::Slider { width: slider });
-                ui.end_row();
-            }
+            Line::Param(id) => id,
+        };
+        let param = self.param(id);
+        ui.label(param.name());
+        let slider = (width - LABEL_WIDTH - VALUE_ROOM).max(50.0);
+        let was_on = param.normalized() > 0.5;
+        let response = ui
+            .add_enabled_ui(!overridden(patch, id), |ui| {
+                control(ui, param, setter, Look::Slider { width: slider })
+            })
+            .inner;
+        if id == "contact-from-materials" && was_on && response.changed() {
+            hand_over_contact(&self.params, setter, patch);
         }
+        ui.end_row();
     }
 }
 
@@ -382,6 +418,27 @@ fn law_text(patch: &Patch, integrator: &str) -> String {
     )
 }
 
+/// Whether Contact from materials overrides the parameter `id` (its knob or slider greyed).
+fn overridden(patch: &Patch, id: &str) -> bool {
+    const DERIVED: [&str; 7] = [
+        "k",
+        "mu",
+        "alpha",
+        "law",
+        "damping-from",
+        "restitution",
+        "linear-damping",
+    ];
+    patch.contact_from_materials && DERIVED.contains(&id)
+}
+
+/// Set `param` to `plain` as one host gesture.
+fn set_whole<P: nice_plug::prelude::Param>(setter: &ParamSetter, param: &P, plain: P::Plain) {
+    setter.begin_set_parameter(param);
+    setter.set_parameter(param, plain);
+    setter.end_set_parameter(param);
+}
+
 /// The parameter that sets the contact's damping: μ, the target restitution, or the damper's c.
 fn damping_id(patch: &Patch) -> &'static str {
     match (patch.contact.restitution, patch.contact.damping) {
@@ -395,35 +452,33 @@ fn damping_id(patch: &Patch) -> &'static str {
 /// the restitution), so the sound does not jump.
 fn hand_over_contact(params: &UrtoParams, setter: &ParamSetter, derived: &Patch) {
     let law = derived.contact.law;
-    let set = |param: &nice_plug::prelude::FloatParam, plain: f32| {
-        setter.begin_set_parameter(param);
-        setter.set_parameter(param, plain);
-        setter.end_set_parameter(param);
-    };
-    set(
-        &params.contact.stiffness_log10,
+    let contact = &params.contact;
+    set_whole(
+        setter,
+        &contact.stiffness_log10,
         law.stiffness.log10() as f32,
     );
-    set(&params.contact.alpha, law.alpha as f32);
+    set_whole(setter, &contact.alpha, law.alpha as f32);
     if let Some(e) = derived.contact.restitution {
-        set(&params.contact.restitution, e as f32);
-        setter.begin_set_parameter(&params.contact.law);
-        setter.set_parameter(&params.contact.law, LawChoice::HuntCrossley);
-        setter.end_set_parameter(&params.contact.law);
-        setter.begin_set_parameter(&params.contact.damping_from);
-        setter.set_parameter(&params.contact.damping_from, DampingFromChoice::Restitution);
-        setter.end_set_parameter(&params.contact.damping_from);
+        set_whole(setter, &contact.restitution, e as f32);
+        set_whole(setter, &contact.law, LawChoice::HuntCrossley);
+        set_whole(
+            setter,
+            &contact.damping_from,
+            DampingFromChoice::Restitution,
+        );
     }
 }
 
 impl NiceEguiApp for UrtoApp {
     fn build(
         &mut self,
-        _egui_ctx: egui::Context,
+        egui_ctx: egui::Context,
         gui: GuiContext,
         _frame: &mut nice_plug_egui::Frame,
     ) -> Result<(), nice_plug_egui::baseview::HandlerError> {
         self.gui = Some(gui);
+        self.egui = Some(egui_ctx);
         self.browser.refresh(&self.params);
         Ok(())
     }
@@ -437,6 +492,9 @@ impl NiceEguiApp for UrtoApp {
     }
 
     fn editor_closed(&mut self) {
+        if let (Some(ctx), Some(gui)) = (self.egui.take(), self.gui.as_ref()) {
+            self.end_open_gesture(&ctx, &gui.param_setter());
+        }
         self.gui = None;
         self.shared.strike_held.store(false, Ordering::Relaxed);
     }

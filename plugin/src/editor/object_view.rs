@@ -44,7 +44,9 @@ struct ModeRow {
 pub struct ObjectView {
     computed_for: Option<(ObjectSpec, u64)>,
     modes: Vec<ModeRow>,
-    played: u32,
+    /// The count of notes played last seen (none before the first frame: a note played before
+    /// the editor opened lights nothing).
+    played: Option<u32>,
     lit_at_s: f64,
 }
 
@@ -68,11 +70,13 @@ impl ObjectView {
         let key = (played & 0xff) as u8;
         let key = if played == 0 { 60 } else { key };
         let now_s = ui.input(|i| i.time);
-        if played != self.played {
-            self.played = played;
+        if self.played.is_some_and(|seen| seen != played) {
             self.lit_at_s = now_s;
+        } else if self.played.is_none() {
+            self.lit_at_s = f64::NEG_INFINITY;
         }
-        let lit = now_s - self.lit_at_s < LIT_S && played != 0;
+        self.played = Some(played);
+        let lit = now_s - self.lit_at_s < LIT_S;
         if lit {
             ui.ctx().request_repaint();
         }
@@ -241,22 +245,17 @@ fn draw_object(
         patch.object.pickup_position,
         patch.object.right_pickup_position,
     ];
+    // A right pickup where the left one is hears the left one's point (`object_modes`).
+    let right_is_left = positions[2] == positions[1];
     for ((marker, param), x) in Marker::ALL.into_iter().zip(markers.params).zip(positions) {
-        let place = |x: f64| lane(kind, marker, &frame, kind.marker_point(marker, x));
+        let on_line = if marker == Marker::RightPickup && right_is_left {
+            Marker::LeftPickup
+        } else {
+            marker
+        };
+        let place = |x: f64| lane(kind, marker, &frame, kind.marker_point(on_line, x));
         let response = marker_handle(ui, marker, place(x), param, x);
-        if response.dragged() {
-            if let Some(pointer) = response.interact_pointer_pos() {
-                let nearest = (0..=400)
-                    .map(|i| f64::from(i) / 400.0)
-                    .min_by(|a, b| {
-                        place(*a)
-                            .distance(pointer)
-                            .total_cmp(&place(*b).distance(pointer))
-                    })
-                    .unwrap_or(x);
-                param.set(setter, nearest as f32);
-            }
-        }
+        drag_marker(ui, &response, param, setter, place);
         paint_marker(&painter, marker, place(x), lit && marker == Marker::Strike);
         if marker == Marker::Strike && patch.mode == PlayMode::Drop {
             falling_body(&painter, place(x), patch);
@@ -322,6 +321,30 @@ fn lane(kind: ObjectKind, marker: Marker, frame: &Frame, point: [f64; 2]) -> Pos
             frame.at([r * point[0], r * point[1]])
         }
         _ => frame.at(point),
+    }
+}
+
+/// A marker's drag, one host gesture: the marker goes to the point of its line nearest the pointer.
+fn drag_marker(
+    ui: &Ui,
+    response: &Response,
+    param: Param,
+    setter: &ParamSetter,
+    place: impl Fn(f64) -> Pos2,
+) {
+    if response.drag_started() {
+        param.begin(ui.ctx(), setter);
+    }
+    if let (true, Some(pointer)) = (response.dragged(), response.interact_pointer_pos()) {
+        let distance = |x: f64| place(x).distance(pointer);
+        let nearest = (0..=400)
+            .map(|i| f64::from(i) / 400.0)
+            .min_by(|a, b| distance(*a).total_cmp(&distance(*b)))
+            .unwrap_or(0.0);
+        param.move_to(setter, nearest as f32);
+    }
+    if response.drag_stopped() && super::control::take_open_gesture(ui.ctx()).is_some() {
+        param.end(setter);
     }
 }
 

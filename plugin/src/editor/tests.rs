@@ -15,11 +15,17 @@ fn window() -> Vec2 {
 
 /// The editor on `params` in a window of the default size, one frame drawn.
 fn open(params: &Arc<UrtoParams>) -> Harness<'static> {
+    open_through(params, Arc::default())
+}
+
+/// The editor on `params` through `host`, in a window of the default size, one frame drawn.
+fn open_through(params: &Arc<UrtoParams>, host: Arc<DirectHost>) -> Harness<'static> {
     let mut harness = Harness::builder()
         .with_size(window())
         .with_step_dt(1.0 / 60.0)
         .build_ui(headless(
             params.clone(),
+            host,
             &ContactTrace::default(),
             &DropTrace::default(),
         ));
@@ -29,8 +35,7 @@ fn open(params: &Arc<UrtoParams>) -> Harness<'static> {
 
 /// Set `params`' mode directly (as a host's automation would).
 fn set_mode(params: &UrtoParams, mode: PlayMode) {
-    let steps = (PlayMode::ALL.len() - 1) as f32;
-    let normalized = mode.index() as f32 / steps;
+    let normalized = params.mode.preview_normalized(ModeChoice(mode));
     // SAFETY: the pointer is into `params`, alive for the call.
     unsafe {
         params
@@ -91,7 +96,6 @@ fn each_tab_shows_its_controls_in_the_window() {
             }
             assert_eq!(found, 1, "{mode:?}: \"{name}\" ({id}) has {found} controls");
             let rect = control(&harness, &name).rect();
-            eprintln!("DBG {mode:?} {name}: {rect:?}");
             assert!(
                 window.contains_rect(rect),
                 "{mode:?}: \"{name}\" ({id}) at {rect:?} is outside the {window:?} window"
@@ -122,10 +126,10 @@ fn a_tab_sets_the_mode() {
 #[test]
 fn dragging_the_strike_marker_moves_the_strike_position() {
     let params = Arc::new(UrtoParams::default());
-    let mut harness = open(&params);
+    let host = Arc::new(DirectHost::default());
+    let mut harness = open_through(&params, host.clone());
     let before = params.object.strike_position.value();
     let from = control(&harness, object_view::STRIKE_POINT).rect().center();
-    eprintln!("from {from:?}");
     let to = from + Vec2::new(80.0, 0.0);
     harness.hover_at(from);
     harness.drag_at(from);
@@ -143,6 +147,7 @@ fn dragging_the_strike_marker_moves_the_strike_position() {
         now.distance(to) < 3.0,
         "the marker is at {now:?}, the pointer let go at {to:?}"
     );
+    assert_eq!(host.open_gestures(), 0, "the drag's gesture is not ended");
 }
 
 /// Choosing a preset in the browser (searched by a word of its description) loads every value of
@@ -169,6 +174,9 @@ fn choosing_a_preset_loads_it() {
     harness.run_steps(2);
     assert!(preset.matches(&params), "{} not loaded", preset.name);
     assert_eq!(params.preset_name(), preset.name);
+    // And read back directly, not through the preset's own comparison.
+    let mode = preset.plain_value("mode").expect("the preset's mode");
+    assert_eq!(params.mode.value().0.index() as f32, mode);
     assert!(!shows(&harness, browser::MODIFIED));
     set_mode(&params, PlayMode::Strike);
     harness.run_steps(2);
@@ -257,7 +265,7 @@ fn shift_drag_is_fine_adjustment() {
         harness.drop_at(centre - Vec2::new(0.0, 40.0));
         harness.run_steps(1);
         turned.push(params.contact.alpha.modulated_normalized_value() - before);
-        let gui = GuiContext::new(Arc::new(DirectHost));
+        let gui = GuiContext::new(Arc::new(DirectHost::default()));
         Param::new("alpha", params.contact.alpha.as_ptr()).set(&gui.param_setter(), before);
     }
     let ratio = turned[0] / turned[1];

@@ -93,8 +93,61 @@ pub fn acts_in(id: &str, mode: PlayMode) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::UrtoParams;
-    use nice_plug::prelude::Params;
+    use crate::params::{Controllers, ModeChoice, UrtoParams};
+    use nice_plug::prelude::{Param, ParamPtr, Params};
+    use urto_dsp::voice::Engine;
+
+    /// Middle C at velocity 100 for half a second at 48 kHz, left then right.
+    fn render(params: &UrtoParams) -> Vec<f32> {
+        let patch = params.patch(&Controllers::default());
+        let mut engine = Engine::new(48_000.0);
+        engine.note_on(&patch, 60, 100.0 / 127.0);
+        let (mut left, mut right) = (vec![0.0; 24_000], vec![0.0; 24_000]);
+        for (l, r) in left.chunks_mut(480).zip(right.chunks_mut(480)) {
+            engine.process_stereo(&patch, l, r);
+        }
+        left.extend(right);
+        left
+    }
+
+    /// Default parameters in `mode`, and the `moved`-th parameter of the map (if any) away from
+    /// its default.
+    fn params_in(mode: PlayMode, moved: Option<usize>) -> UrtoParams {
+        let params = UrtoParams::default();
+        let set = |ptr: ParamPtr, normalized: f32| {
+            // SAFETY: `ptr` points into `params`, alive for the call.
+            unsafe { ptr._internal_set_normalized_value(normalized) };
+        };
+        let mode_normalized = params.mode.preview_normalized(ModeChoice(mode));
+        set(params.mode.as_ptr(), mode_normalized);
+        if let Some((_, ptr, _)) = moved.and_then(|index| params.param_map().get(index).cloned()) {
+            // SAFETY: as above.
+            let default = unsafe { ptr.default_normalized_value() };
+            set(ptr, if default < 0.5 { 0.8 } else { 0.2 });
+        }
+        params
+    }
+
+    /// What the table says does not act in a mode changes nothing a note of that mode renders:
+    /// with the parameter moved from its default, the render is bit-identical (the engine, not
+    /// the table, decides).
+    #[test]
+    fn what_does_not_act_in_a_mode_changes_nothing_there() {
+        let ids: Vec<String> = UrtoParams::default()
+            .param_map()
+            .into_iter()
+            .map(|(id, _, _)| id)
+            .collect();
+        for mode in PlayMode::ALL {
+            let reference = render(&params_in(mode, None));
+            for (index, id) in ids.iter().enumerate() {
+                if !acts_in(id, mode) {
+                    let moved = render(&params_in(mode, Some(index)));
+                    assert!(moved == reference, "{id} changes {mode:?}");
+                }
+            }
+        }
+    }
 
     /// Every parameter is listed once, and every listed id is a parameter.
     #[test]
