@@ -2,10 +2,9 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use egui_kittest::Harness;
-use nice_plug::prelude::Param;
 use std::sync::Arc;
 use urto::editor::{headless, WINDOW_SIZE};
-use urto::params::{Controllers, ModeChoice, UrtoParams};
+use urto::params::{Controllers, UrtoParams};
 use urto_dsp::interaction::ContactTrace;
 use urto_dsp::voice::{DropTrace, Engine, PlayMode};
 
@@ -28,14 +27,7 @@ fn frame(c: &mut Criterion) {
     let mut group = c.benchmark_group("editor");
     for mode in PlayMode::ALL {
         let params = Arc::new(UrtoParams::default());
-        let normalized = params.mode.preview_normalized(ModeChoice(mode));
-        // SAFETY: the pointer is into `params`, which outlives the harness.
-        unsafe {
-            params
-                .mode
-                .as_ptr()
-                ._internal_set_normalized_value(normalized)
-        };
+        params.set_mode_directly(mode);
         let (trace, drop_trace) = traces(&params);
         let size = egui::vec2(WINDOW_SIZE.0 as f32, WINDOW_SIZE.1 as f32);
         let editor = headless(params.clone(), Arc::default(), &trace, &drop_trace);

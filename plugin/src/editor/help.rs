@@ -328,22 +328,11 @@ pub fn tooltip(id: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::UrtoParams;
-    use nice_plug::prelude::Params;
 
     /// Every parameter has a tooltip, and every tooltip a parameter.
     #[test]
     fn every_parameter_has_a_tooltip() {
-        let ids: Vec<String> = UrtoParams::default()
-            .param_map()
-            .into_iter()
-            .map(|(id, _, _)| id)
-            .collect();
-        for id in &ids {
-            assert!(tooltip(id).is_some_and(|t| !t.is_empty()), "{id}");
-        }
-        for (id, _) in TOOLTIPS {
-            assert!(ids.iter().any(|known| known == id), "{id} is no parameter");
-        }
+        crate::params::assert_lists_every_parameter_once(TOOLTIPS.iter().map(|(id, _)| *id));
+        assert!(TOOLTIPS.iter().all(|(_, text)| !text.is_empty()));
     }
 }

@@ -33,18 +33,6 @@ fn open_through(params: &Arc<UrtoParams>, host: Arc<DirectHost>) -> Harness<'sta
     harness
 }
 
-/// Set `params`' mode directly (as a host's automation would).
-fn set_mode(params: &UrtoParams, mode: PlayMode) {
-    let normalized = params.mode.preview_normalized(ModeChoice(mode));
-    // SAFETY: the pointer is into `params`, alive for the call.
-    unsafe {
-        params
-            .mode
-            .as_ptr()
-            ._internal_set_normalized_value(normalized)
-    };
-}
-
 /// The controls named `name` (not the text that shows the same name beside them).
 fn controls<'a>(harness: &'a Harness<'static>, name: &'a str) -> Vec<egui_kittest::Node<'a>> {
     harness
@@ -86,7 +74,7 @@ fn each_tab_shows_its_controls_in_the_window() {
     let params = Arc::new(UrtoParams::default());
     let window = Rect::from_min_size(Pos2::ZERO, window());
     for mode in PlayMode::ALL {
-        set_mode(&params, mode);
+        params.set_mode_directly(mode);
         let harness = open(&params);
         for (id, name) in names(&params) {
             let found = controls(&harness, &name).len();
@@ -178,7 +166,7 @@ fn choosing_a_preset_loads_it() {
     let mode = preset.plain_value("mode").expect("the preset's mode");
     assert_eq!(params.mode.value().0.index() as f32, mode);
     assert!(!shows(&harness, browser::MODIFIED));
-    set_mode(&params, PlayMode::Strike);
+    params.set_mode_directly(PlayMode::Strike);
     harness.run_steps(2);
     assert!(shows(&harness, browser::MODIFIED));
 }

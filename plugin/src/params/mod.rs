@@ -211,6 +211,24 @@ impl UrtoParams {
             .map(|(_, ptr, _)| ptr)
     }
 
+    /// Every parameter's stable id, in the host's order.
+    pub fn ids(&self) -> Vec<String> {
+        self.param_map().into_iter().map(|(id, _, _)| id).collect()
+    }
+
+    /// Set the play mode at once, as a host's automation does, without a host: for the editor's
+    /// tests and its benchmark.
+    #[doc(hidden)]
+    pub fn set_mode_directly(&self, mode: PlayMode) {
+        let normalized = self.mode.preview_normalized(ModeChoice(mode));
+        // SAFETY: the pointer is into `self`, alive for the call.
+        unsafe {
+            self.mode
+                .as_ptr()
+                ._internal_set_normalized_value(normalized)
+        };
+    }
+
     /// Name of the preset last loaded or saved.
     pub fn preset_name(&self) -> String {
         self.preset_name
@@ -277,6 +295,19 @@ fn parse_number(text: &str, unit: &str) -> Option<f32> {
     let text = text.trim();
     let text = text.strip_suffix(unit.trim()).unwrap_or(text).trim();
     text.parse::<f32>().ok().filter(|x| x.is_finite())
+}
+
+/// Assert that the table whose ids are `listed` names every parameter once, and nothing else.
+#[cfg(test)]
+pub(crate) fn assert_lists_every_parameter_once<'a>(listed: impl Iterator<Item = &'a str> + Clone) {
+    let ids = UrtoParams::default().ids();
+    for id in &ids {
+        let count = listed.clone().filter(|known| known == id).count();
+        assert_eq!(count, 1, "{id} is listed {count} times");
+    }
+    for id in listed {
+        assert!(ids.iter().any(|known| known == id), "{id} is no parameter");
+    }
 }
 
 #[cfg(test)]

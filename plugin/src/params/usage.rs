@@ -93,8 +93,8 @@ pub fn acts_in(id: &str, mode: PlayMode) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::{Controllers, ModeChoice, UrtoParams};
-    use nice_plug::prelude::{Param, ParamPtr, Params};
+    use crate::params::{Controllers, UrtoParams};
+    use nice_plug::prelude::{ParamPtr, Params};
     use urto_dsp::voice::Engine;
 
     /// Middle C at velocity 100 for half a second at 48 kHz, left then right.
@@ -118,8 +118,7 @@ mod tests {
             // SAFETY: `ptr` points into `params`, alive for the call.
             unsafe { ptr._internal_set_normalized_value(normalized) };
         };
-        let mode_normalized = params.mode.preview_normalized(ModeChoice(mode));
-        set(params.mode.as_ptr(), mode_normalized);
+        params.set_mode_directly(mode);
         if let Some((_, ptr, _)) = moved.and_then(|index| params.param_map().get(index).cloned()) {
             // SAFETY: as above.
             let default = unsafe { ptr.default_normalized_value() };
@@ -133,11 +132,7 @@ mod tests {
     /// the table, decides).
     #[test]
     fn what_does_not_act_in_a_mode_changes_nothing_there() {
-        let ids: Vec<String> = UrtoParams::default()
-            .param_map()
-            .into_iter()
-            .map(|(id, _, _)| id)
-            .collect();
+        let ids = UrtoParams::default().ids();
         for mode in PlayMode::ALL {
             let reference = render(&params_in(mode, None));
             for (index, id) in ids.iter().enumerate() {
@@ -152,17 +147,6 @@ mod tests {
     /// Every parameter is listed once, and every listed id is a parameter.
     #[test]
     fn every_parameter_has_its_modes() {
-        let ids: Vec<String> = UrtoParams::default()
-            .param_map()
-            .into_iter()
-            .map(|(id, _, _)| id)
-            .collect();
-        for id in &ids {
-            let listed = USAGE.iter().filter(|(known, _)| known == id).count();
-            assert_eq!(listed, 1, "{id} is listed {listed} times");
-        }
-        for (id, _) in USAGE {
-            assert!(ids.iter().any(|known| known == id), "{id} is no parameter");
-        }
+        crate::params::assert_lists_every_parameter_once(USAGE.iter().map(|(id, _)| *id));
     }
 }
