@@ -24,7 +24,7 @@ const USAGE: &str = "usage: cargo xtask <command>
             validators, cargo tests, CLAP host tests, the no-allocation host test, a soak, the
             VST3 (pedalboard) host test and a render through Ardour
   demo      bundle, then render demo WAVs (through the real CLAP, and the bounce and roll scenes)
-            and plots into target/demo/, and a screenshot of the editor (standalone under Xvfb)
+            and plots into target/demo/, and the editor's screenshots (standalone under Xvfb)
   validate  bundle, then run free-audio's clap-validator and Steinberg's VST3 validator (-e) on
             the bundles (built once into target/validators/ from their sources); fails on any failure
   install   bundle, then copy Urto.clap to ~/.clap and Urto.vst3 to ~/.vst3
@@ -36,7 +36,8 @@ const USAGE: &str = "usage: cargo xtask <command>
   screenshot  the editor of the standalone under Xvfb, each tab with Strike pressed and one at
               1.5× scale: target/demo/editor-<mode>.png, editor-strike-1.5x.png
   bench [--json]         criterion benchmarks of the dsp-core: integrators, modal bank, voices,
-                         64-voice real-time factor, note-on and 64-note burst (JSON: headline figures)
+                         64-voice real-time factor, note-on and 64-note burst; the editor's frame
+                         (JSON: headline figures)
   presets [--json]       the factory presets by category, with their descriptions
   vst3        bundle, then only the VST3 test in pedalboard (level table, host behaviour)
   paper [--json]         Tables I–III and the Fig. 3 thresholds beside the paper's

@@ -245,12 +245,16 @@ const CIRCULAR_PICKUP_ANGLE: f64 = 0.7;
 /// A marked point of an object: where it is struck, or where the left or the right pickup hears it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Marker {
+    /// Where the object is struck (a drop's landing origin).
     Strike,
+    /// Where the left pickup hears it.
     LeftPickup,
+    /// Where the right pickup hears it.
     RightPickup,
 }
 
 impl Marker {
+    /// The markers, as the editor draws them.
     pub const ALL: [Marker; 3] = [Marker::Strike, Marker::LeftPickup, Marker::RightPickup];
 
     /// The point at position `x` (0…1, as [`ObjectSpec`] gives it) on the marker's line.

@@ -20,7 +20,9 @@ pub struct Browser {
     presets: Vec<Preset>,
     /// What the last load or save said (errors included).
     status: String,
+    /// The name typed to save the parameters as.
     save_name: String,
+    /// What the menu's search field holds.
     search: String,
     /// The preset the parameters were last loaded from or saved as, to mark changes against.
     current: Option<Preset>,

@@ -47,6 +47,7 @@ impl<'a> Param<'a> {
         unsafe { self.ptr.unmodulated_normalized_value() }
     }
 
+    /// The default value, 0…1.
     fn default_normalized(&self) -> f32 {
         unsafe { self.ptr.default_normalized_value() }
     }
@@ -56,10 +57,12 @@ impl<'a> Param<'a> {
         unsafe { self.ptr.normalized_value_to_string(normalized, true) }
     }
 
+    /// A typed value (with or without its unit), 0…1, if it reads as one.
     fn parse(&self, text: &str) -> Option<f32> {
         unsafe { self.ptr.string_to_normalized_value(text) }
     }
 
+    /// How many steps a stepped parameter has (its values less one).
     fn steps(&self) -> Option<usize> {
         unsafe { self.ptr.step_count() }
     }
@@ -212,6 +215,7 @@ fn describe(response: &Response, param: Param) {
     response.widget_info(|| WidgetInfo::slider(true, value, &name));
 }
 
+/// A horizontal bar `width` wide, filled to the value, dragged sideways.
 fn slider(ui: &mut Ui, param: Param, setter: &ParamSetter, width: f32) -> Response {
     let (rect, response) =
         ui.allocate_exact_size(Vec2::new(width, SLIDER_HEIGHT), Sense::click_and_drag());
@@ -229,6 +233,7 @@ fn slider(ui: &mut Ui, param: Param, setter: &ParamSetter, width: f32) -> Respon
     response
 }
 
+/// A knob `diameter` across, dragged up (or right) to raise it.
 fn knob(ui: &mut Ui, param: Param, setter: &ParamSetter, diameter: f32) -> Response {
     let (rect, response) = ui.allocate_exact_size(Vec2::splat(diameter), Sense::click_and_drag());
     let per_px = 1.0 / KNOB_SWEEP_PX;

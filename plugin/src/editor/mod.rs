@@ -191,6 +191,7 @@ pub struct UrtoApp {
 }
 
 impl UrtoApp {
+    /// The editor of `params`, sharing `shared` with the audio thread.
     fn new(params: Arc<UrtoParams>, shared: Shared) -> Self {
         let ids = params
             .param_map()

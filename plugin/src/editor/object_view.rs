@@ -192,6 +192,7 @@ impl ObjectView {
     }
 }
 
+/// A frequency in Hz, or in kHz from 1 kHz up.
 fn hz(f: f64) -> String {
     if f >= 1000.0 {
         format!("{:.2} kHz", f / 1000.0)
@@ -221,6 +222,7 @@ impl Frame {
         }
     }
 
+    /// The point `p` of the object's plane on the screen (its y up).
     fn at(&self, p: [f64; 2]) -> Pos2 {
         self.origin + Vec2::new(p[0] as f32, -(p[1] as f32)) * self.scale
     }
@@ -361,6 +363,7 @@ fn marker_handle(ui: &mut Ui, marker: Marker, at: Pos2, param: Param, x: f64) ->
     ))
 }
 
+/// The marker's accessible name.
 fn marker_name(marker: Marker) -> &'static str {
     match marker {
         Marker::Strike => STRIKE_POINT,
@@ -369,6 +372,7 @@ fn marker_name(marker: Marker) -> &'static str {
     }
 }
 
+/// The strike point as a dot (glowing while `lit`), a pickup as a triangle with its letter.
 fn paint_marker(painter: &Painter, marker: Marker, at: Pos2, lit: bool) {
     match marker {
         Marker::Strike => {

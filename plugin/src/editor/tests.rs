@@ -9,6 +9,7 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use nice_plug::prelude::Param as _;
 
+/// The default window, logical pixels.
 fn window() -> Vec2 {
     Vec2::new(WINDOW_SIZE.0 as f32, WINDOW_SIZE.1 as f32)
 }
@@ -56,6 +57,7 @@ fn shows(harness: &Harness<'static>, text: &str) -> bool {
         .is_some()
 }
 
+/// Every parameter but the mode (the tabs), by id, with its name.
 fn names(params: &UrtoParams) -> Vec<(String, String)> {
     params
         .param_map()
