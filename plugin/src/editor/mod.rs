@@ -235,9 +235,10 @@ impl UrtoApp {
             self.browser.description_line(ui);
             self.tabs(ui, mode, setter, &patch);
             ui.separator();
-            self.band(ui, mode, setter, &patch);
+            let knobs = layout::knobs(mode, damping_id(&patch));
+            self.band(ui, mode, &knobs, setter, &patch);
             ui.separator();
-            self.columns(ui, mode, setter, &patch);
+            self.columns(ui, mode, &knobs, setter, &patch);
         });
         if !ui.input(|i| i.pointer.any_down()) {
             self.end_open_gesture(ui.ctx(), setter);
@@ -291,18 +292,22 @@ impl UrtoApp {
     }
 
     /// The object with its markers, the knobs, and the mode's live view.
-    fn band(&mut self, ui: &mut egui::Ui, mode: PlayMode, setter: &ParamSetter, patch: &Patch) {
+    fn band(
+        &mut self,
+        ui: &mut egui::Ui,
+        mode: PlayMode,
+        knobs: &[&'static str],
+        setter: &ParamSetter,
+        patch: &Patch,
+    ) {
         let width = ui.available_width();
         let mut object = std::mem::take(&mut self.object);
-        let markers = MarkerParams {
-            params: [
-                self.param("strike-pos"),
-                self.param("pickup-pos"),
-                self.param("pickup-right"),
-            ],
-        };
+        let markers: MarkerParams = [
+            self.param("strike-pos"),
+            self.param("pickup-pos"),
+            self.param("pickup-right"),
+        ];
         let played = self.shared.played.load(Ordering::Relaxed);
-        let knobs = layout::knobs(mode, damping_id(patch));
         let knob_params: Vec<Param> = knobs.iter().map(|id| self.param(id)).collect();
         let band = egui::vec2(width, BAND_HEIGHT);
         ui.allocate_ui_with_layout(band, egui::Layout::left_to_right(egui::Align::Min), |ui| {
@@ -351,9 +356,15 @@ impl UrtoApp {
     }
 
     /// The mode's other controls in columns, group by group.
-    fn columns(&self, ui: &mut egui::Ui, mode: PlayMode, setter: &ParamSetter, patch: &Patch) {
-        let knobs = layout::knobs(mode, damping_id(patch));
-        let columns = layout::columns(mode, &knobs, COLUMNS);
+    fn columns(
+        &self,
+        ui: &mut egui::Ui,
+        mode: PlayMode,
+        knobs: &[&'static str],
+        setter: &ParamSetter,
+        patch: &Patch,
+    ) {
+        let columns = layout::columns(mode, knobs, COLUMNS);
         ui.columns(COLUMNS, |uis| {
             for (index, (ui, lines)) in uis.iter_mut().zip(&columns).enumerate() {
                 let width = ui.available_width();

@@ -51,9 +51,7 @@ pub struct ObjectView {
 }
 
 /// The parameters the markers set, in [`Marker::ALL`]'s order.
-pub struct MarkerParams<'a> {
-    pub params: [Param<'a>; 3],
-}
+pub type MarkerParams<'a> = [Param<'a>; 3];
 
 impl ObjectView {
     /// Draw the object, its markers and its modes in `size`; `played` counts the notes started
@@ -249,7 +247,7 @@ fn draw_object(
     ];
     // A right pickup where the left one is hears the left one's point (`object_modes`).
     let right_is_left = positions[2] == positions[1];
-    for ((marker, param), x) in Marker::ALL.into_iter().zip(markers.params).zip(positions) {
+    for ((marker, param), x) in Marker::ALL.into_iter().zip(*markers).zip(positions) {
         let on_line = if marker == Marker::RightPickup && right_is_left {
             Marker::LeftPickup
         } else {
