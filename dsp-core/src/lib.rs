@@ -17,6 +17,7 @@ pub mod analytic;
 pub mod body;
 pub mod contact;
 pub mod correct;
+pub mod friction;
 pub mod impact;
 pub mod integrate;
 pub mod interaction;

@@ -1,0 +1,269 @@
+//! One implicit step of the tangential contact: the bristle's backward-Euler update and the friction force solved together with the bodies' responses over the same step.
+
+use super::law::FrictionLaw;
+
+/// Newton iterations one step may take (each one evaluation of the law); a bisection safeguard
+/// keeps every iterate in the bracket, so the bound is never the reason a step is wrong.
+pub const MAX_NEWTON_ITERATIONS: u32 = 48;
+
+/// What the bodies offer the tangential contact over one step: the slip the step would make
+/// with no friction, and how much a friction force held over the step takes off it. Both bodies'
+/// responses are linear over a step (exact modal transitions under a held force), so the slip is
+/// s(F) = `free_m` − `compliance_m_per_n`·F.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Slip {
+    /// Relative sliding over the step with no friction force, m: the slider's travel minus the
+    /// object's free travel at the contact.
+    pub free_m: f64,
+    /// Slip taken off per newton of friction held over the step, m/N (≥ 0): the two bodies'
+    /// compliances at the contact, summed (0 for a rigid, driven body against a rigid one).
+    pub compliance_m_per_n: f64,
+}
+
+/// The outcome of one step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrictionStep {
+    /// Friction force on the object along the slip, N (the slider feels −F).
+    pub force_n: f64,
+    /// Mean relative sliding velocity over the step, m/s: slip/dt.
+    pub slip_m_per_s: f64,
+    /// The adhesion map α after the step: 0 while the bristle sticks elastically, 1 in full
+    /// sliding.
+    pub adhesion: f64,
+    /// Law evaluations the solve took (0: the elastic guess held).
+    pub iterations: u32,
+}
+
+/// The bristle of one tangential contact: its deflection z, and how hard its solves were.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Bristle {
+    /// Deflection z, m.
+    pub z_m: f64,
+    /// Largest iteration count of one step since the last [`Bristle::reset`].
+    pub iterations_max: u32,
+    /// Iterations and steps summed since the last reset (their ratio is the mean).
+    pub iterations_sum: u64,
+    pub steps: u64,
+}
+
+/// The law as one step sees it: what does not change within the step's solve.
+struct StepLaw<'a> {
+    law: &'a FrictionLaw,
+    normal_n: f64,
+    dt_s: f64,
+    /// The bristle's deflection before the step, m.
+    z0_m: f64,
+}
+
+/// The bristle after the step at slip velocity v, with the force and dF/dv.
+#[derive(Clone, Copy)]
+struct Evaluation {
+    z_m: f64,
+    force_n: f64,
+    slope_n_s_per_m: f64,
+    adhesion: f64,
+}
+
+impl StepLaw<'_> {
+    /// Backward Euler on ż = v·(1 − α(z)·z/z_ss(v)) at v: z₁ = z₀ + dt·v·(1 − α(z₁)·z₁/z_ss(v)),
+    /// then F = σ₀·z₁ + σ₁·(z₁ − z₀)/dt + σ₂·v with its slope dF/dv. In the frame of the motion
+    /// (ζ = sgn(v)·z, u = |v|, a = u·dt, Z = |z_ss(v)|) the update solves
+    /// G(ζ₁) = ζ₁ − ζ₀ − a + a·h(ζ₁/Z) = 0, h(w) = α(w)·w, which rises strictly in ζ₁: the
+    /// elastic branch (h = 0) and the plastic one (h = w) in closed form, the half sine between
+    /// by safeguarded Newton.
+    fn evaluate(&self, v: f64) -> Evaluation {
+        let law = self.law;
+        let (sigma0, sigma1) = (law.bristle_stiffness_n_per_m, law.bristle_damping_n_s_per_m);
+        let dt = self.dt_s;
+        let s = if v < 0.0 { -1.0 } else { 1.0 };
+        let (zeta0, u) = (s * self.z0_m, v.abs());
+        let a = u * dt;
+        let z_ss = law.stribeck_n(self.normal_n, u) / sigma0;
+        let (zeta1, h, h_slope) = if !(z_ss > 0.0) {
+            // No dry friction to hold the bristle: it lets go at once.
+            (0.0, 0.0, 0.0)
+        } else {
+            self.bristle_in_frame(zeta0, a, z_ss)
+        };
+        // dζ₁/du = −(∂G/∂u)/(∂G/∂ζ₁), with dZ/du from the Stribeck curve.
+        let dz_ss = if z_ss > 0.0 {
+            let vs = law.stribeck_m_per_s;
+            let r = u / vs;
+            -2.0 * r / vs * self.normal_n * (law.mu_static - law.mu_kinetic) * (-r * r).exp()
+                / sigma0
+        } else {
+            0.0
+        };
+        let dzeta_du = if z_ss > 0.0 {
+            (dt * (1.0 - h) + a * h_slope * zeta1 * dz_ss / (z_ss * z_ss))
+                / (1.0 + a * h_slope / z_ss)
+        } else {
+            0.0
+        };
+        // The damper acts while the bristle loads along the motion (ζ₁ ≥ ζ₀); a bristle relaxing
+        // against it, past a z_ss that fell, slides plastically and the damper does nothing
+        // (see [`Bristle::step`]: passivity).
+        let loading = zeta1 >= zeta0;
+        let damping_n = if loading {
+            s * sigma1 * (zeta1 - zeta0) / dt
+        } else {
+            0.0
+        };
+        let damping_slope = if loading { sigma1 / dt } else { 0.0 };
+        Evaluation {
+            z_m: s * zeta1,
+            force_n: sigma0 * s * zeta1 + damping_n + law.viscous_n_s_per_m * v,
+            slope_n_s_per_m: (sigma0 + damping_slope) * dzeta_du + law.viscous_n_s_per_m,
+            adhesion: if z_ss > 0.0 {
+                law.adhesion(zeta1 / z_ss)
+            } else {
+                1.0
+            },
+        }
+    }
+
+    /// ζ₁ with h(w) and h′(w) at w = ζ₁/Z (see [`StepLaw::evaluate`]).
+    fn bristle_in_frame(&self, zeta0: f64, a: f64, z_ss: f64) -> (f64, f64, f64) {
+        let law = self.law;
+        let elastic = zeta0 + a;
+        if elastic <= law.breakaway * z_ss {
+            return (elastic, 0.0, 0.0);
+        }
+        let plastic = (zeta0 + a) / (1.0 + a / z_ss);
+        if plastic >= z_ss {
+            return (plastic, plastic / z_ss, 1.0);
+        }
+        // Between: G(βZ) < 0 < G(Z) (the two guesses failed), G′ ≥ 1.
+        let (mut lo, mut hi) = (law.breakaway, 1.0);
+        let mut w = 0.5 * (lo + hi);
+        for _ in 0..MAX_NEWTON_ITERATIONS {
+            let (alpha, slope) = (law.adhesion(w), law.adhesion_slope(w));
+            let g = z_ss * w - zeta0 - a + a * alpha * w;
+            if g > 0.0 {
+                hi = w;
+            } else {
+                lo = w;
+            }
+            let dg = z_ss + a * (alpha + w * slope);
+            let mut next = w - g / dg;
+            if !(next > lo && next < hi) {
+                next = 0.5 * (lo + hi);
+            }
+            let done = (next - w).abs() <= 1e-15;
+            w = next;
+            if done {
+                break;
+            }
+        }
+        let (alpha, slope) = (law.adhesion(w), law.adhesion_slope(w));
+        (w * z_ss, alpha * w, alpha + w * slope)
+    }
+}
+
+impl Bristle {
+    /// A relaxed bristle.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Relax the bristle and clear the solve's counts.
+    pub fn reset(&mut self) {
+        *self = Self::default();
+    }
+
+    /// Potential energy of the deflected bristle, ½·σ₀·z², J.
+    pub fn energy_j(&self, law: &FrictionLaw) -> f64 {
+        0.5 * law.bristle_stiffness_n_per_m * self.z_m * self.z_m
+    }
+
+    /// One step of `dt_s` under the normal force `normal_n`: the friction force F that the
+    /// bristle's backward-Euler update gives at the slip velocity v = (free − C·F)/dt that F
+    /// itself leaves (Newton on r(v) = v·dt − free + C·F(v), in a bracket). `law` must be
+    /// [`FrictionLaw::clamped`].
+    ///
+    /// Passive by construction: σ₀·z₁·(z₁ − z₀) ≥ ½σ₀(z₁² − z₀²) and α·z₁·v ≥ 0, so the spring
+    /// takes in F₀·v·dt ≥ ½σ₀(z₁² − z₀²); σ₂·v² ≥ 0. The damper's σ₁·ż·v is not of one sign in
+    /// the law as published: when z_ss(v) falls below z (sliding speeds up through the Stribeck
+    /// drop) the bristle relaxes against the motion, ż·v < 0, and σ₁·ż·v would put energy in.
+    /// Here the damper acts only while the bristle loads along the motion (a reading; ż = 0
+    /// where the two meet, so the force stays continuous). With the slip s = v·dt, what a
+    /// driven slider puts in, F·(its travel), is the object's F·(its travel) plus F·s ≥ the
+    /// bristle's gain.
+    pub fn step(
+        &mut self,
+        law: &FrictionLaw,
+        normal_n: f64,
+        slip: Slip,
+        dt_s: f64,
+    ) -> FrictionStep {
+        let law_now = StepLaw {
+            law,
+            normal_n: normal_n.max(0.0),
+            dt_s,
+            z0_m: self.z_m,
+        };
+        if !(normal_n > 0.0) {
+            // Apart: no friction, the bristle relaxes.
+            self.z_m = 0.0;
+            return FrictionStep {
+                slip_m_per_s: slip.free_m / dt_s,
+                adhesion: 1.0,
+                ..FrictionStep::default()
+            };
+        }
+        let c = slip.compliance_m_per_n.max(0.0);
+        let residual = |e: &Evaluation, v: f64| v * dt_s - slip.free_m + c * e.force_n;
+        // The elastic guess: α = 0 makes r linear in v.
+        let stiffness = law.bristle_stiffness_n_per_m;
+        let v_elastic = (slip.free_m - c * stiffness * self.z_m)
+            / (dt_s
+                + c * (stiffness * dt_s + law.bristle_damping_n_s_per_m + law.viscous_n_s_per_m));
+        let mut v = v_elastic;
+        let mut e = law_now.evaluate(v);
+        let mut iterations = 0;
+        if e.adhesion > 0.0 {
+            let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+            let mut reach = (slip.free_m.abs() / dt_s).max(1e-9);
+            while iterations < MAX_NEWTON_ITERATIONS {
+                let r = residual(&e, v);
+                // Converged once r is down to the rounding of its terms.
+                let scale = (v * dt_s).abs() + slip.free_m.abs() + (c * e.force_n).abs();
+                if r.abs() <= 1e-13 * scale {
+                    break;
+                }
+                if r > 0.0 {
+                    hi = v;
+                } else {
+                    lo = v;
+                }
+                let dr = dt_s + c * e.slope_n_s_per_m;
+                let mut next = if dr > 0.0 { v - r / dr } else { f64::NAN };
+                if !(next >= lo && next <= hi) {
+                    next = if lo.is_finite() && hi.is_finite() {
+                        0.5 * (lo + hi)
+                    } else {
+                        reach *= 2.0;
+                        v - reach.copysign(r)
+                    };
+                }
+                let done = (next - v).abs() <= 1e-14 * v.abs() + 1e-18;
+                v = next;
+                e = law_now.evaluate(v);
+                iterations += 1;
+                if done {
+                    break;
+                }
+            }
+        }
+        self.z_m = e.z_m;
+        self.iterations_max = self.iterations_max.max(iterations);
+        self.iterations_sum += u64::from(iterations);
+        self.steps += 1;
+        FrictionStep {
+            force_n: e.force_n,
+            slip_m_per_s: v,
+            adhesion: e.adhesion,
+            iterations,
+        }
+    }
+}
