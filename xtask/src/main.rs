@@ -9,6 +9,7 @@ mod bench;
 mod demo;
 mod drop;
 mod factory;
+mod friction;
 mod media;
 mod paper;
 mod rigid;
@@ -55,6 +56,13 @@ const USAGE: &str = "usage: cargo xtask <command>
   drop --body die|coin|rod|spoon|brick|ring|sphere [--material M] --floor plank|plate|glass|tile|stone
        --height H --seed S [--mu 0.3] [--json] [--wav PATH]
                          a drop note: every contact with the floor, rest time, final pose; its sound
+  friction stick-slip --mass-kg M --frequency-hz F --normal-force-n N --mu-static S
+           --mu-kinetic K --belt-speed-m-per-s V [--stribeck-m-per-s VS]
+           [--bristle-stiffness-n-per-m S0] [--sample-rate-hz R] [--seconds T] [--json]
+                         a mode dragged by a belt through the friction law: period, slip fraction
+  friction steady --normal-force-n N --mu-static S --mu-kinetic K --stribeck-m-per-s VS
+           --velocity-m-per-s V [--json]
+                         the force of steady sliding
   bundle    (nice-plug-xtask) e.g. `cargo xtask bundle urto --release`";
 
 fn main() -> Result<()> {
@@ -98,6 +106,7 @@ fn main() -> Result<()> {
         Some("bounce") => paper::bounce(&paper::BounceArgs::parse_from(&args)),
         Some("rigid") => rigid::rigid(&args[1..]),
         Some("drop") => drop::drop(&drop::DropArgs::parse_from(&args)),
+        Some("friction") => friction::friction(&friction::FrictionArgs::parse_from(&args)),
         Some("restitution") => paper::restitution(&paper::RestitutionArgs::parse_from(&args)),
         Some("help" | "--help" | "-h") | None => {
             println!("{USAGE}");
