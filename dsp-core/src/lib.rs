@@ -27,4 +27,5 @@ pub mod resonator;
 pub mod restitution;
 pub mod rigid;
 pub mod roll;
+pub mod surface;
 pub mod voice;
