@@ -21,6 +21,7 @@ fn modes() -> Vec<Mode> {
             strike_shape: 1.0 / (1.0 + i as f64),
             pickup_shape: if i % 2 == 0 { 1.0 } else { -0.5 },
             side_shape: if i % 3 == 0 { 0.25 } else { -0.1 },
+            tangent_shape: 0.0,
             radiator: Radiator::Velocity,
         })
         .collect()

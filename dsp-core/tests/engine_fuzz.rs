@@ -2,7 +2,7 @@
 //! mode, extremes of k, μ, α and the masses, sample rates from 8 kHz to 384 kHz, host blocks of 1 to
 //! 8192 samples changing every block, notes, note-offs, chokes, all-notes-off and all-sound-off
 //! anywhere, the host re-activating at another sample rate between blocks — renders finite audio
-//! without panicking; a single strike or drop stays within the bound its energy allows, and no
+//! without panicking (a slider of any friction on any surface too); a single strike or drop stays within the bound its energy allows, and no
 //! passive voice is ever quarantined. Strikers of every kind, material and size ring too.
 
 mod common;
@@ -12,11 +12,13 @@ use proptest::prelude::*;
 use urto_dsp::body::DropBody;
 use urto_dsp::body::{StrikerKind, StrikerSpec};
 use urto_dsp::contact::HuntCrossley;
+use urto_dsp::friction::FrictionLaw;
 use urto_dsp::integrate::Method;
 use urto_dsp::interaction::{ContactSetup, Damping, Gravity};
 use urto_dsp::material::{Material, MATERIALS};
 use urto_dsp::resonator::{object_modes, Mode, ObjectKind, ObjectSpec, MAX_MODES};
 use urto_dsp::roll::RollSettings;
+use urto_dsp::surface::{RidgeShape, SurfaceKind, SurfaceSettings};
 use urto_dsp::voice::{
     Change, Engine, Level, NoteTarget, Patch, PlayMode, MAX_VOICES, OUTPUT_PER_PA,
 };
@@ -118,6 +120,7 @@ fn patch() -> impl Strategy<Value = Patch> {
             0.1f64..=10.0,
         ),
         striker(),
+        slide(),
     )
         .prop_map(
             |(
@@ -131,6 +134,7 @@ fn patch() -> impl Strategy<Value = Patch> {
                 tuning,
                 dynamics,
                 striker,
+                slide,
             )| {
                 let mut p = Patch {
                     contact,
@@ -166,6 +170,12 @@ fn patch() -> impl Strategy<Value = Patch> {
                     seed: 3,
                 };
                 p.roll.speed_m_per_s = speed;
+                let (press_weights, friction, surface, coupling) = slide;
+                // A slider presses with up to 30 of its weights, as a ball's press does.
+                p.slide.force_n = p.hammer_mass_kg * 9.81 * press_weights;
+                (p.slide.friction, p.slide.surface, p.slide.coupling) =
+                    (friction, surface, coupling);
+                p.slide.speed_m_per_s = speed;
                 (p.tuning.key_tracking, p.tuning.fixed_f0_hz) = tuning;
                 (p.level, p.velocity.range_db, p.velocity.shape) = dynamics;
                 (
@@ -175,6 +185,53 @@ fn patch() -> impl Strategy<Value = Patch> {
                     p.contact_from_materials,
                 ) = striker;
                 p.resolved()
+            },
+        )
+}
+
+/// A slider's press (in its weights), friction law, surface and coupling.
+fn slide() -> impl Strategy<Value = (f64, FrictionLaw, SurfaceSettings, f64)> {
+    (
+        log_range(0.1, 30.0),
+        (
+            0.0f64..3.0,
+            0.0f64..3.0,
+            log_range(1e-4, 1.0),
+            log_range(1e2, 1e9),
+        ),
+        (0.0f64..100.0, 0.0f64..1.0, 0.0f64..0.99),
+        (
+            0usize..4,
+            log_range(1e-8, 1e-3),
+            log_range(1e-4, 0.05),
+            0.0f64..1.0,
+        ),
+    )
+        .prop_map(
+            |(press, (mu_s, mu_k, vs, sigma0), (sigma1, sigma2, beta), surface)| {
+                let (kind, height_m, spacing_m, coupling) = surface;
+                let law = FrictionLaw {
+                    mu_static: mu_s,
+                    mu_kinetic: mu_k,
+                    stribeck_m_per_s: vs,
+                    bristle_stiffness_n_per_m: sigma0,
+                    bristle_damping_n_s_per_m: sigma1,
+                    viscous_n_s_per_m: sigma2,
+                    breakaway: beta,
+                };
+                let surface = SurfaceSettings {
+                    kind: [
+                        SurfaceKind::Smooth,
+                        SurfaceKind::Fractal,
+                        SurfaceKind::Ridges,
+                        SurfaceKind::Grain,
+                    ][kind],
+                    height_m,
+                    ridge_spacing_m: spacing_m,
+                    ridge_shape: RidgeShape::Saw,
+                    ..SurfaceSettings::smooth()
+                };
+                (press, law, surface, coupling)
             },
         )
 }
@@ -346,9 +403,9 @@ proptest! {
         if passive {
             prop_assert_eq!(resets, 0, "a passive voice was quarantined");
         }
-        // (A rolling ball is driven; a dropped body's energy is its whole mass's and its spin's,
+        // (A rolling ball and a slider are driven; a dropped body's energy is its whole mass's and its spin's,
         // not the contact mass's: tests/drop.rs bounds it.)
-        if passive && !matches!(patch.mode, PlayMode::Roll | PlayMode::Drop) {
+        if passive && !matches!(patch.mode, PlayMode::Roll | PlayMode::Drop | PlayMode::Slide) {
             let bound = energy_bound(&patch, gain);
             prop_assert!(peak <= 1.01 * bound + 1e-12, "peak {} above the energy bound {}", peak, bound);
         }

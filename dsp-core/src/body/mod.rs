@@ -337,6 +337,7 @@ fn ball_modes(material: &Material, radius_m: f64, scale: f64, out: &mut [Mode]) 
             strike_shape: shape,
             pickup_shape: shape,
             side_shape: 0.0,
+            tangent_shape: 0.0,
             radiator: Radiator::Multipole {
                 order: s.degree,
                 radius_m,
@@ -388,6 +389,7 @@ fn bar_modes(
             strike_shape: 2.0 * scale * from.strike_shape,
             pickup_shape: 2.0 * scale * from.pickup_shape,
             side_shape: 0.0,
+            tangent_shape: 0.0,
             radiator,
             ..*from
         };
@@ -431,6 +433,7 @@ fn coin_modes(material: &Material, radius_m: f64, thickness_m: f64, out: &mut [M
                 strike_shape: shape,
                 pickup_shape: shape,
                 side_shape: 0.0,
+                tangent_shape: 0.0,
                 // A free plate's mode radiates as its Chladni order's multipole (see
                 // `ObjectKind::radiator`), from both faces.
                 radiator: Radiator::Multipole {

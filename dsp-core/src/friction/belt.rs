@@ -59,6 +59,7 @@ fn one_mode(belt: &Belt) -> Box<ModalBank> {
         strike_shape: 1.0,
         pickup_shape: 0.0,
         side_shape: 0.0,
+        tangent_shape: 0.0,
         radiator: Radiator::SILENT,
     };
     bank.set_modes(&[mode], belt.sample_rate_hz);

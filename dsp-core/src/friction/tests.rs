@@ -197,6 +197,7 @@ fn slide_never_gains(seed: u64) -> Result<(), TestCaseError> {
             strike_shape: rng.f64() * 2.0 - 1.0,
             pickup_shape: 0.0,
             side_shape: 0.0,
+            tangent_shape: 0.0,
             radiator: crate::radiation::Radiator::SILENT,
         })
         .collect();
@@ -254,6 +255,7 @@ fn the_bank_yields_as_its_compliance_says() {
             strike_shape: 0.8,
             pickup_shape: 0.0,
             side_shape: 0.0,
+            tangent_shape: 0.0,
             radiator: crate::radiation::Radiator::SILENT,
         }],
         48_000.0,

@@ -18,6 +18,7 @@ fn rigid_object() -> Box<ModalBank> {
         strike_shape: 1.0,
         pickup_shape: 1.0,
         side_shape: 0.0,
+        tangent_shape: 0.0,
         radiator: Radiator::Velocity,
     };
     bank.set_modes(&[mode], FS);
@@ -136,6 +137,7 @@ fn no_contact_step_raises_the_energy() {
                     strike_shape: 1.0 / f64::from(i),
                     pickup_shape: 1.0,
                     side_shape: 0.0,
+                    tangent_shape: 0.0,
                     radiator: Radiator::Velocity,
                 })
                 .collect();
@@ -305,6 +307,7 @@ fn mode(freq_hz: f64, t60_s: f64, strike_shape: f64) -> Mode {
         strike_shape,
         pickup_shape: 1.0,
         side_shape: 0.0,
+        tangent_shape: 0.0,
         radiator: Radiator::Velocity,
     }
 }

@@ -224,6 +224,25 @@ impl Shape {
             Shape::String(k) => (k * PI * point.x).sin(),
         }
     }
+
+    /// The tangential participation at `point` of a friction force (a slider's, see
+    /// [`crate::voice::PlayMode::Slide`]):
+    /// - a rim mode of order m, rubbed round the rim: 1/m. Inextensional ring modes move along
+    ///   the rim by 1/m of their radial amplitude (w = cos mθ, v = −sin(mθ)/m; Fletcher &
+    ///   Rossing, *The Physics of Musical Instruments*, §21.1), and the degenerate pair of each
+    ///   order turns its pattern to follow the finger (Rossing, "Acoustics of the glass
+    ///   harmonica", JASA 95, 1994), so the finger always meets the largest tangential motion;
+    /// - every other mode, bowed or stroked across its edge or face: the friction acts along the
+    ///   bending direction there, so it drives the mode as a normal force at that point does,
+    ///   the mode's own shape. A slider dragged *along* a surface drives bending only through the
+    ///   moment (h/2)·∂w/∂s, a small fraction of that; the slide's tangential coupling scales
+    ///   this for such strokes.
+    fn tangent(self, point: Point) -> f64 {
+        match self {
+            Shape::Rim(m) => 1.0 / m.max(1.0),
+            _ => self.at(point),
+        }
+    }
 }
 
 /// One candidate mode before sorting: its frequency ratio and its shape.
@@ -329,6 +348,7 @@ pub fn object_modes(spec: &ObjectSpec, size_m: f64, out: &mut [Mode; MAX_MODES])
             strike_shape: c.shape.at(strike),
             pickup_shape: 0.5 * (l + r),
             side_shape: 0.5 * (l - r),
+            tangent_shape: c.shape.tangent(strike),
             radiator: spec.kind.radiator(c.shape, size_m),
         };
     }

@@ -10,7 +10,8 @@ use scene::{NoteStart, Scenes};
 pub use crate::contact::{MAX_ALPHA, MAX_MU_S_PER_M, MAX_STIFFNESS, MIN_ALPHA, MIN_STIFFNESS};
 pub use engine::Engine;
 pub use patch::{
-    Bounce, DropSettings, Fall, Level, Patch, PlayMode, Roll, Stereo, Tuning, VelocityCurve,
+    Bounce, DropSettings, Fall, Level, Patch, PlayMode, Roll, Slide, Stereo, Stroke, Tuning,
+    VelocityCurve,
 };
 pub use scene::{
     drop_scene, DropImpact, DropTrace, MicroImpact, Pose, DROP_TRACE_IMPACTS, DROP_TRACE_POINTS,

@@ -2,11 +2,13 @@
 
 use crate::body::{DropBody, Grip, StrikerKind, StrikerSpec};
 use crate::contact::HuntCrossley;
+use crate::friction::FrictionLaw;
 use crate::integrate::Method;
 use crate::interaction::{ContactSetup, Damping, Gravity};
 use crate::material::{Material, MATERIALS};
 use crate::resonator::ObjectSpec;
 use crate::roll::RollSettings;
+use crate::surface::SurfaceSettings;
 
 /// How MIDI velocity becomes a strike: a level curve over the velocity that the physics then
 /// meets by choosing the impact speed (see [`Calibration`]).
@@ -65,21 +67,25 @@ pub enum PlayMode {
     /// A rigid body (a die, a coin, a spoon…) dropped on the object, which is the floor: it
     /// falls, tumbles, rattles and settles (see [`DropSettings`]).
     Drop,
+    /// A slider (a finger, a bow, chalk, a stick, a chair leg) pressed onto the object and drawn
+    /// over it through friction, over a surface (see [`Slide`]).
+    Slide,
 }
 
 impl PlayMode {
     /// Every play mode, in the order of the plugin's Mode parameter: every mode-generic test,
     /// tool and export iterates this, so a new mode cannot be missed.
-    pub const ALL: [PlayMode; 4] = [
+    pub const ALL: [PlayMode; 5] = [
         PlayMode::Strike,
         PlayMode::Bounce,
         PlayMode::Roll,
         PlayMode::Drop,
+        PlayMode::Slide,
     ];
     /// The modes' stable ids (presets and saved projects hold them), in [`PlayMode::ALL`]'s order.
-    pub const IDS: [&'static str; 4] = ["strike", "bounce", "roll", "drop"];
+    pub const IDS: [&'static str; 5] = ["strike", "bounce", "roll", "drop", "slide"];
     /// The modes' names as a host lists them, in [`PlayMode::ALL`]'s order.
-    pub const NAMES: [&'static str; 4] = ["Single strike", "Bounce", "Roll", "Drop"];
+    pub const NAMES: [&'static str; 5] = ["Single strike", "Bounce", "Roll", "Drop", "Slide"];
 
     /// The mode's place in [`PlayMode::ALL`].
     pub fn index(self) -> usize {
@@ -88,6 +94,7 @@ impl PlayMode {
             PlayMode::Bounce => 1,
             PlayMode::Roll => 2,
             PlayMode::Drop => 3,
+            PlayMode::Slide => 4,
         }
     }
 
@@ -140,6 +147,42 @@ pub struct Roll {
     pub lift_on_release: bool,
     /// Time constant of the slowing down when rolling to a stop, s.
     pub stop_time_s: f64,
+}
+
+/// Which way a slider is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stroke {
+    Forward,
+    Backward,
+    /// Back and forth over the stroke length, reversing at each end (as a bow changes).
+    BackAndForth,
+}
+
+/// The slider: a body of the striker interface pressed onto the object with a normal force and
+/// drawn over it at a speed, its friction the elasto-plastic law, over a surface.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Slide {
+    pub friction: FrictionLaw,
+    /// The surface the slider is drawn over (seeded per note).
+    pub surface: SurfaceSettings,
+    /// The normal force the slider presses with, N; a note's pressure adds the press (see
+    /// [`Patch::press_depth`]). The velocity sets the level, as a roll's.
+    pub force_n: f64,
+    /// Drawing speed with its controller at full scale, m/s.
+    pub speed_m_per_s: f64,
+    /// The controller's share of that speed now, 0…1 (the plugin maps its modulation source
+    /// here, as the roll's).
+    pub speed_fraction: f64,
+    /// Time constant of the drawing velocity's smoothing (and of a stroke's reversal), s.
+    pub smoothing_s: f64,
+    pub stroke: Stroke,
+    /// Length of a back-and-forth stroke, m.
+    pub stroke_length_m: f64,
+    /// Share of the object's tangential participation the friction drives, 0…1: 1 for a bow
+    /// drawn across an edge or a finger round a rim; a few hundredths for a slider dragged along
+    /// a face, which drives bending only through the moment of the friction (see
+    /// [`crate::resonator::object_modes`]).
+    pub coupling: f64,
 }
 
 /// The stereo image: the object's two pickups ([`ObjectSpec::right_pickup_position`]) make it; a
@@ -219,6 +262,8 @@ pub struct Patch {
     /// The dropped body (drop mode): its kind and size (its material is the striker's), spin,
     /// drift and friction; it falls from the fall's height under its gravity.
     pub drop: DropSettings,
+    /// The slider (slide mode).
+    pub slide: Slide,
     /// The force a note's full pressure presses its ball with, in its weights: the ball is
     /// pulled towards the object by g × press_depth × pressure on top of gravity.
     pub press_depth: f64,
@@ -290,6 +335,17 @@ impl Default for Patch {
                 stop_time_s: 0.4,
             },
             drop: DropSettings::DEFAULT,
+            slide: Slide {
+                friction: FrictionLaw::rosin(),
+                surface: SurfaceSettings::smooth(),
+                force_n: 1.0,
+                speed_m_per_s: 0.3,
+                speed_fraction: 1.0,
+                smoothing_s: 0.03,
+                stroke: Stroke::Forward,
+                stroke_length_m: 0.3,
+                coupling: 1.0,
+            },
             press_depth: 3.0,
         }
     }

@@ -297,6 +297,102 @@ const TOOLTIPS: &[(&str, &str)] = &[
         "At note-off: on lifts the body (no new contacts); off lets it settle. On/off.",
     ),
     (
+        "slide-force",
+        "Normal force pressing the slider onto the object (a note's pressure adds Press \
+            depth). More: rougher, another mode caught, a squeak or none. Unit: N.",
+    ),
+    (
+        "slide-speed",
+        "Drawing speed at full controller value. Stick–slip needs a friction that falls with \
+            speed there. Unit: m/s.",
+    ),
+    (
+        "slide-source",
+        "What scales Slide speed: fixed, mod wheel, channel pressure or expression. Full \
+            speed until the controller first moves. Choice.",
+    ),
+    (
+        "slide-stroke",
+        "Which way the slider is drawn: forward, backward (a saw-toothed surface sounds \
+            otherwise), or back and forth over Stroke length. Choice.",
+    ),
+    (
+        "stroke-length",
+        "Length of a back-and-forth stroke; the slider turns at each end. Unit: m.",
+    ),
+    (
+        "slide-coupling",
+        "How much of the friction drives the object's modes: 1 for a bow across an edge or a \
+            finger round a rim, a few hundredths for a slider dragged along a face. No unit.",
+    ),
+    (
+        "mu-static",
+        "Static friction coefficient µs: the grip before the slider breaks away. Any value, \
+            above 1 too (rubber). No unit.",
+    ),
+    (
+        "mu-kinetic",
+        "Kinetic friction coefficient µk, while sliding fast. Far below Static friction: \
+            stick–slip and squeaks. No unit.",
+    ),
+    (
+        "stribeck",
+        "Stribeck velocity: how fast friction falls from static to kinetic as sliding speeds \
+            up. Near the slide speed: the object is driven into singing. Unit: m/s.",
+    ),
+    (
+        "bristle-stiffness",
+        "Stiffness σ₀ of the contact's micro-bristles before they slip. Stiffer: a sharper \
+            break-away, closer to Coulomb's friction. Unit: N/m.",
+    ),
+    (
+        "bristle-damping",
+        "Damping σ₁ of the bristles while they load. Calms the bristles' own ringing. \
+            Unit: N·s/m.",
+    ),
+    (
+        "viscous-friction",
+        "Viscous friction σ₂: a force growing with the sliding speed (a lubricated contact). \
+            Unit: N·s/m.",
+    ),
+    (
+        "breakaway",
+        "Share of the full bristle deflection that stays elastic: below it nothing creeps. \
+            No unit.",
+    ),
+    (
+        "surface",
+        "What the slider is drawn over: smooth, rough at every scale, evenly spaced ridges, or \
+            sandpaper grain. Read where the slider is: it moves with the speed. Choice.",
+    ),
+    (
+        "surface-height",
+        "RMS height of a rough or grainy surface, or a ridge's height. Higher: louder, \
+            rattling, until the slider hops. Unit: m.",
+    ),
+    (
+        "surface-slope",
+        "Spectrum of a rough surface: 0 every scale alike (gritty); 3 long undulations \
+            dominate (smooth). No unit.",
+    ),
+    (
+        "ridge-spacing",
+        "Distance between ridges: heard as a pulse at speed / spacing. Unit: m.",
+    ),
+    (
+        "ridge-shape",
+        "Shape of the ridges: rounded (washboard), saw (guiro: differs each way), or \
+            flat-topped teeth (zip, comb). Choice.",
+    ),
+    (
+        "ridge-duty",
+        "Width of a tooth as a share of the ridge spacing (Teeth only). No unit.",
+    ),
+    (
+        "grain-size",
+        "Size of a grain of sandpaper: the finest scale of the grain surface. Unit: m.",
+    ),
+    (
         "press-depth",
         "Force full note pressure presses the ball into the object with, in the ball's \
             weights. 0: pressure does nothing. Unit: × weight.",

@@ -51,6 +51,41 @@ pub const GROUPS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "Slide",
+        &[
+            "slide-force",
+            "slide-speed",
+            "slide-source",
+            "slide-stroke",
+            "stroke-length",
+            "slide-coupling",
+        ],
+    ),
+    (
+        "Friction",
+        &[
+            "mu-static",
+            "mu-kinetic",
+            "stribeck",
+            "bristle-stiffness",
+            "bristle-damping",
+            "viscous-friction",
+            "breakaway",
+        ],
+    ),
+    (
+        "Surface",
+        &[
+            "surface",
+            "surface-height",
+            "surface-slope",
+            "ridge-spacing",
+            "ridge-shape",
+            "ridge-duty",
+            "grain-size",
+        ],
+    ),
+    (
         "Striker",
         &[
             "striker",
@@ -111,6 +146,16 @@ pub fn knobs(mode: PlayMode, damping: &'static str) -> Vec<&'static str> {
         PlayMode::Bounce => vec!["k", damping, "alpha", "height"],
         PlayMode::Roll => vec!["k", damping, "alpha", "roll-speed"],
         PlayMode::Drop => vec!["height", "drop-scale", "drop-spin", "drop-friction"],
+        PlayMode::Slide => vec!["slide-force", "slide-speed", "mu-static", "mu-kinetic"],
+    }
+}
+
+/// The columns a mode's tab lays its other controls in: three, or four for a slide (its
+/// friction and surface add two groups), so that every control fits the window.
+pub fn column_count(mode: PlayMode) -> usize {
+    match mode {
+        PlayMode::Strike | PlayMode::Bounce | PlayMode::Roll | PlayMode::Drop => 3,
+        PlayMode::Slide => 4,
     }
 }
 

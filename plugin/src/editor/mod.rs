@@ -29,12 +29,11 @@ use urto_dsp::voice::{DropTrace, Patch, PlayMode};
 
 /// The editor's default window size in logical pixels; every control of the current mode fits
 /// in it without scrolling (the tests check).
-pub const WINDOW_SIZE: (u32, u32) = (1040, 800);
+pub const WINDOW_SIZE: (u32, u32) = (1240, 800);
 /// The smallest the window may be made (the controls then scroll).
 const MIN_SIZE: (u32, u32) = (720, 520);
-/// The top band's height (object, knobs, live view) and the columns' count, at the default size.
+/// The top band's height (object, knobs, live view), at the default size.
 const BAND_HEIGHT: f32 = 232.0;
-const COLUMNS: usize = 3;
 /// Room in a column for a parameter's name (the longest, "Right pickup position", is 140 wide),
 /// and for its value beside its slider.
 const LABEL_WIDTH: f32 = 150.0;
@@ -364,8 +363,9 @@ impl UrtoApp {
         setter: &ParamSetter,
         patch: &Patch,
     ) {
-        let columns = layout::columns(mode, knobs, COLUMNS);
-        ui.columns(COLUMNS, |uis| {
+        let count = layout::column_count(mode);
+        let columns = layout::columns(mode, knobs, count);
+        ui.columns(count, |uis| {
             for (index, (ui, lines)) in uis.iter_mut().zip(&columns).enumerate() {
                 let width = ui.available_width();
                 egui::Grid::new(("column", index))

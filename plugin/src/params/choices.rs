@@ -6,7 +6,8 @@ use urto_dsp::body::{Grip, StrikerKind};
 use urto_dsp::integrate::Method;
 use urto_dsp::material::{Material, MATERIALS};
 use urto_dsp::resonator::ObjectKind;
-use urto_dsp::voice::PlayMode;
+use urto_dsp::surface::SurfaceKind;
+use urto_dsp::voice::{PlayMode, Stroke};
 
 /// The struck object, as the host lists it. Variant IDs are stable.
 #[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -285,6 +286,84 @@ pub enum SpeedSourceChoice {
     #[id = "expression"]
     #[name = "Expression (CC 11)"]
     Expression,
+}
+
+impl SpeedSourceChoice {
+    /// The share of a speed the source gives now, 0…1.
+    pub(super) fn fraction(self, controllers: &super::Controllers) -> f64 {
+        f64::from(match self {
+            SpeedSourceChoice::Fixed => 1.0,
+            SpeedSourceChoice::ModWheel => controllers.mod_wheel,
+            SpeedSourceChoice::Pressure => controllers.pressure,
+            SpeedSourceChoice::Expression => controllers.expression,
+        })
+    }
+}
+
+/// Which way a slider is drawn. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StrokeChoice {
+    #[id = "forward"]
+    #[name = "Forward"]
+    Forward,
+    #[id = "backward"]
+    #[name = "Backward"]
+    Backward,
+    #[id = "back-and-forth"]
+    #[name = "Back and forth"]
+    BackAndForth,
+}
+
+impl StrokeChoice {
+    pub(super) fn stroke(self) -> Stroke {
+        match self {
+            StrokeChoice::Forward => Stroke::Forward,
+            StrokeChoice::Backward => Stroke::Backward,
+            StrokeChoice::BackAndForth => Stroke::BackAndForth,
+        }
+    }
+}
+
+/// The surface a slider is drawn over. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SurfaceChoice {
+    #[id = "smooth"]
+    #[name = "Smooth"]
+    Smooth,
+    #[id = "fractal"]
+    #[name = "Rough (fractal)"]
+    Fractal,
+    #[id = "ridges"]
+    #[name = "Ridges"]
+    Ridges,
+    #[id = "grain"]
+    #[name = "Grain (sandpaper)"]
+    Grain,
+}
+
+impl SurfaceChoice {
+    pub(super) fn kind(self) -> SurfaceKind {
+        match self {
+            SurfaceChoice::Smooth => SurfaceKind::Smooth,
+            SurfaceChoice::Fractal => SurfaceKind::Fractal,
+            SurfaceChoice::Ridges => SurfaceKind::Ridges,
+            SurfaceChoice::Grain => SurfaceKind::Grain,
+        }
+    }
+}
+
+/// The shape of a surface's ridges. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RidgeShapeChoice {
+    #[id = "rounded"]
+    #[name = "Rounded (washboard)"]
+    Rounded,
+    #[id = "saw"]
+    #[name = "Saw (guiro)"]
+    Saw,
+    #[id = "teeth"]
+    #[name = "Teeth (zip, comb)"]
+    Teeth,
 }
 
 /// The hammer's integrator (Papetti et al., Section III-A). Variant IDs are stable.

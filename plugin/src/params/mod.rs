@@ -12,6 +12,7 @@ mod fall;
 mod object;
 mod output;
 mod scenes;
+mod slide;
 mod striker;
 mod usage;
 
@@ -25,6 +26,7 @@ pub use fall::FallParams;
 pub use object::ObjectParams;
 pub use output::OutputParams;
 pub use scenes::{BounceParams, DropParams, RollParams, SceneParams};
+pub use slide::SlideParams;
 pub use striker::StrikerParams;
 pub use usage::acts_in;
 
@@ -349,7 +351,7 @@ mod tests {
             assert_eq!(ids[index], mode.id());
         }
         // The ids saved projects and presets hold.
-        assert_eq!(ids, ["strike", "bounce", "roll", "drop"]);
+        assert_eq!(ids, ["strike", "bounce", "roll", "drop", "slide"]);
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! The scenes' parameter groups, one per play mode that has settings of its own (Bounce, Roll, Drop), and their aggregate: a new mode's group goes here.
+//! The scenes' parameter groups, one per play mode that has settings of its own (Bounce, Roll, Drop; Slide in its own file), and their aggregate: a new mode's group goes here.
 
 use super::choices::{DropBodyChoice, SpeedSourceChoice};
+use super::slide::SlideParams;
 use super::{float, ids, linear, log_float, pow10, skewed, v, Controllers, Kind, PresetKey};
 use nice_plug::prelude::*;
 use urto_dsp::roll::RollSettings;
@@ -15,6 +16,8 @@ pub struct SceneParams {
     pub roll: RollParams,
     #[nested(group = "Drop")]
     pub drop: DropParams,
+    #[nested(group = "Slide")]
+    pub slide: SlideParams,
 }
 
 impl SceneParams {
@@ -23,6 +26,7 @@ impl SceneParams {
         self.bounce.apply(patch);
         self.roll.apply(patch, controllers);
         self.drop.apply(patch);
+        self.slide.apply(patch, controllers);
     }
 
     /// Every scene's preset keys.
@@ -30,6 +34,7 @@ impl SceneParams {
         let mut keys = BounceParams::preset_keys();
         keys.extend(RollParams::preset_keys());
         keys.extend(DropParams::preset_keys());
+        keys.extend(SlideParams::preset_keys());
         keys
     }
 }
@@ -143,12 +148,7 @@ impl RollParams {
                 seed: 0,
             },
             speed_m_per_s: v(&self.roll_speed_m_per_s),
-            speed_fraction: f64::from(match self.roll_source.value() {
-                SpeedSourceChoice::Fixed => 1.0,
-                SpeedSourceChoice::ModWheel => controllers.mod_wheel,
-                SpeedSourceChoice::Pressure => controllers.pressure,
-                SpeedSourceChoice::Expression => controllers.expression,
-            }),
+            speed_fraction: self.roll_source.value().fraction(controllers),
             lift_on_release: self.roll_lift.value(),
             ..patch.roll
         };

@@ -1,11 +1,11 @@
 //! Which play modes each parameter acts in: what each mode's tab of the editor shows.
 
-use urto_dsp::voice::PlayMode::{self, Bounce, Drop, Roll, Strike};
+use urto_dsp::voice::PlayMode::{self, Bounce, Drop, Roll, Slide, Strike};
 
 const ALL: &[PlayMode] = &PlayMode::ALL;
 /// The modes whose contact is the Contact group's (a drop derives its own from the materials,
 /// keeping only the integrator, the guard and the exit correction).
-const HIT: &[PlayMode] = &[Strike, Bounce, Roll];
+const HIT: &[PlayMode] = &[Strike, Bounce, Roll, Slide];
 
 /// Each parameter by stable id, and the modes in which it can change the sound (some only under
 /// a condition the editor notes, e.g. restitution only when damping comes from it). Traced
@@ -20,8 +20,9 @@ const USAGE: &[(&str, &[PlayMode])] = &[
     ("damping-from", HIT),
     ("restitution", HIT),
     ("linear-damping", HIT),
-    // Roll never parts a rigid pair: nothing to correct at its exit.
-    ("corrections", &[Strike, Bounce, Drop]),
+    // Roll never parts a rigid pair: nothing to correct at its exit (a slider hopping on a
+    // rough surface does).
+    ("corrections", &[Strike, Bounce, Drop, Slide]),
     ("guard", ALL),
     // A drop's body replaces the striker, of the striker's material (and its ring's level).
     ("hammer-mass", HIT),
@@ -58,7 +59,8 @@ const USAGE: &[(&str, &[PlayMode])] = &[
     ("polyphony", ALL),
     ("gain", ALL),
     ("height", &[Bounce, Drop]),
-    ("gravity", &[Bounce, Roll, Drop]),
+    // A slider's press is its force; a note's pressure adds Press depth weights (of gravity).
+    ("gravity", &[Bounce, Roll, Drop, Slide]),
     ("gravity-in-contact", &[Bounce]),
     ("capture", &[Bounce]),
     ("irregularity", &[Bounce]),
@@ -75,8 +77,28 @@ const USAGE: &[(&str, &[PlayMode])] = &[
     ("drop-drift", &[Drop]),
     ("drop-friction", &[Drop]),
     ("drop-lift", &[Drop]),
-    // Pressure presses a ball that rests on the object.
-    ("press-depth", &[Bounce, Roll]),
+    ("slide-force", &[Slide]),
+    ("slide-speed", &[Slide]),
+    ("slide-source", &[Slide]),
+    ("slide-stroke", &[Slide]),
+    ("stroke-length", &[Slide]),
+    ("slide-coupling", &[Slide]),
+    ("mu-static", &[Slide]),
+    ("mu-kinetic", &[Slide]),
+    ("stribeck", &[Slide]),
+    ("bristle-stiffness", &[Slide]),
+    ("bristle-damping", &[Slide]),
+    ("viscous-friction", &[Slide]),
+    ("breakaway", &[Slide]),
+    ("surface", &[Slide]),
+    ("surface-height", &[Slide]),
+    ("surface-slope", &[Slide]),
+    ("ridge-spacing", &[Slide]),
+    ("ridge-shape", &[Slide]),
+    ("ridge-duty", &[Slide]),
+    ("grain-size", &[Slide]),
+    // Pressure presses a ball that rests on the object, and a slider.
+    ("press-depth", &[Bounce, Roll, Slide]),
     ("bend-range", ALL),
     ("mpe", ALL),
     ("mpe-bend-range", ALL),

@@ -36,6 +36,10 @@ pub struct Mode {
     /// Half the difference of the left and the right pickup's mode-shape values (the side signal:
     /// left = pickup + side, right = pickup − side).
     pub side_shape: f64,
+    /// Tangential participation at the strike point: the mode's displacement along the surface
+    /// there, per unit modal coordinate, which a friction force drives (see
+    /// [`crate::resonator::object_modes`] for each object's reading).
+    pub tangent_shape: f64,
     /// How the mode radiates: the bank's pickups hear the pressure it sends to the listener.
     pub radiator: Radiator,
 }
@@ -49,6 +53,7 @@ impl Mode {
         strike_shape: 0.0,
         pickup_shape: 0.0,
         side_shape: 0.0,
+        tangent_shape: 0.0,
         radiator: Radiator::SILENT,
     };
 }
@@ -70,10 +75,18 @@ struct Step {
     /// (φa01)ᵢpᵢ, is read in the same pass as the step itself.
     strike_a00: [f64; MAX_MODES],
     strike_a01: [f64; MAX_MODES],
+    /// The zero-order-hold input of a tangential force (the b0, b1 above with the tangential
+    /// shape in place of the strike shape).
+    tangent_b0: [f64; MAX_MODES],
+    tangent_b1: [f64; MAX_MODES],
     /// Strike-point displacement (m) and velocity (m/s) per newton held over the step:
     /// Σ φᵢ·b0ᵢ and Σ φᵢ·b1ᵢ.
     compliance_m_per_n: f64,
     mobility_m_per_s_per_n: f64,
+    /// Tangential displacement per newton of tangential force held over the step, Σ τᵢ·tb0ᵢ
+    /// (m/N), and what the pickups hear of it, Σ gᵢ·tb1ᵢ (Pa/N).
+    tangent_compliance_m_per_n: f64,
+    tangent_pickup_per_n: Pickup,
 }
 
 /// The object as the hammer and the listener see it after a step.
@@ -159,6 +172,7 @@ pub struct BankSetup {
     strike: [f64; MAX_MODES],
     pickup: [f64; MAX_MODES],
     side: [f64; MAX_MODES],
+    tangent: [f64; MAX_MODES],
     full: Step,
     /// The step of `full`, s (one sample).
     full_dt_s: f64,
@@ -205,8 +219,12 @@ impl Default for Step {
             b1: zero,
             strike_a00: zero,
             strike_a01: zero,
+            tangent_b0: zero,
+            tangent_b1: zero,
             compliance_m_per_n: 0.0,
             mobility_m_per_s_per_n: 0.0,
+            tangent_compliance_m_per_n: 0.0,
+            tangent_pickup_per_n: Pickup::default(),
         }
     }
 }
@@ -224,6 +242,7 @@ impl BankSetup {
             strike: zero,
             pickup: zero,
             side: zero,
+            tangent: zero,
             full: Step::default(),
             full_dt_s: f64::NAN,
             count_exponent: 1.0,
@@ -255,6 +274,7 @@ impl BankSetup {
             let heard = mode.radiator.pressure_per_velocity(mode.freq_hz);
             self.pickup[n] = snap_node(heard * mode.pickup_shape);
             self.side[n] = snap_node(heard * mode.side_shape);
+            self.tangent[n] = snap_node(mode.tangent_shape);
             n += 1;
         }
         for i in n..padded(n) {
@@ -263,6 +283,7 @@ impl BankSetup {
             self.strike[i] = 0.0;
             self.pickup[i] = 0.0;
             self.side[i] = 0.0;
+            self.tangent[i] = 0.0;
         }
         self.num_modes = n;
         self.skipped_modes = skipped;
@@ -280,6 +301,8 @@ impl BankSetup {
     fn transition(&self, dt: f64, t: &mut Step) {
         t.compliance_m_per_n = 0.0;
         t.mobility_m_per_s_per_n = 0.0;
+        t.tangent_compliance_m_per_n = 0.0;
+        t.tangent_pickup_per_n = Pickup::default();
         for i in 0..padded(self.num_modes) {
             if i >= self.num_modes {
                 t.a00[i] = 0.0;
@@ -290,6 +313,8 @@ impl BankSetup {
                 t.b1[i] = 0.0;
                 t.strike_a00[i] = 0.0;
                 t.strike_a01[i] = 0.0;
+                t.tangent_b0[i] = 0.0;
+                t.tangent_b1[i] = 0.0;
                 continue;
             }
             let (w0_sq, sg) = (self.omega0_sq[i], self.sigma[i]);
@@ -299,8 +324,15 @@ impl BankSetup {
             t.a10[i] = -w0_sq * es;
             t.a11[i] = ec - sg * es;
             let gain = self.strike[i] / self.mass_kg;
-            t.b0[i] = gain * (1.0 - t.a11[i] - 2.0 * sg * t.a01[i]) / w0_sq;
+            let held = 1.0 - t.a11[i] - 2.0 * sg * t.a01[i];
+            t.b0[i] = gain * held / w0_sq;
             t.b1[i] = gain * t.a01[i];
+            let tangent_gain = self.tangent[i] / self.mass_kg;
+            t.tangent_b0[i] = tangent_gain * held / w0_sq;
+            t.tangent_b1[i] = tangent_gain * t.a01[i];
+            t.tangent_compliance_m_per_n += self.tangent[i] * t.tangent_b0[i];
+            t.tangent_pickup_per_n.mid_pa += self.pickup[i] * t.tangent_b1[i];
+            t.tangent_pickup_per_n.side_pa += self.side[i] * t.tangent_b1[i];
             t.strike_a00[i] = self.strike[i] * t.a00[i];
             t.strike_a01[i] = self.strike[i] * t.a01[i];
             t.compliance_m_per_n += self.strike[i] * t.b0[i];
@@ -324,6 +356,7 @@ impl BankSetup {
         self.strike[..n].copy_from_slice(&from.strike[..n]);
         self.pickup[..n].copy_from_slice(&from.pickup[..n]);
         self.side[..n].copy_from_slice(&from.side[..n]);
+        self.tangent[..n].copy_from_slice(&from.tangent[..n]);
         self.full.copy_lanes(&from.full, n);
         self.full_dt_s = from.full_dt_s;
         self.count_exponent = from.count_exponent;
@@ -341,8 +374,12 @@ impl Step {
         self.b1[..n].copy_from_slice(&from.b1[..n]);
         self.strike_a00[..n].copy_from_slice(&from.strike_a00[..n]);
         self.strike_a01[..n].copy_from_slice(&from.strike_a01[..n]);
+        self.tangent_b0[..n].copy_from_slice(&from.tangent_b0[..n]);
+        self.tangent_b1[..n].copy_from_slice(&from.tangent_b1[..n]);
         self.compliance_m_per_n = from.compliance_m_per_n;
         self.mobility_m_per_s_per_n = from.mobility_m_per_s_per_n;
+        self.tangent_compliance_m_per_n = from.tangent_compliance_m_per_n;
+        self.tangent_pickup_per_n = from.tangent_pickup_per_n;
     }
 }
 
@@ -706,6 +743,34 @@ impl ModalBank {
     pub fn compliance(&self, slot: Slot) -> (f64, f64) {
         let t = self.step_for(slot);
         (t.compliance_m_per_n, t.mobility_m_per_s_per_n)
+    }
+
+    /// Tangential displacement at the strike point, m: Σ τᵢ·qᵢ (τ the tangential shape).
+    #[inline]
+    pub fn tangent_displacement_m(&self) -> f64 {
+        dot(&self.setup.tangent, &self.q, self.setup.num_modes)
+    }
+
+    /// Tangential displacement per newton of tangential force held over one full sample, m/N.
+    #[inline]
+    pub fn tangent_compliance_m_per_n(&self) -> f64 {
+        self.setup.full.tangent_compliance_m_per_n
+    }
+
+    /// Add a tangential force `force_n` held over the full sample just stepped (by linearity,
+    /// its response adds to whatever the step did): qᵢ += tb0ᵢ·F, q̇ᵢ += tb1ᵢ·F. Returns what it
+    /// adds to the pickups.
+    #[inline]
+    pub fn push_tangent(&mut self, force_n: f64) -> Pickup {
+        let t = &self.setup.full;
+        for i in 0..padded(self.setup.num_modes) {
+            self.q[i] += t.tangent_b0[i] * force_n;
+            self.p[i] += t.tangent_b1[i] * force_n;
+        }
+        Pickup {
+            mid_pa: t.tangent_pickup_per_n.mid_pa * force_n,
+            side_pa: t.tangent_pickup_per_n.side_pa * force_n,
+        }
     }
 
     /// Advance one full sample with no force on the object (free ringing) and return what the

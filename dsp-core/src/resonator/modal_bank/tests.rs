@@ -12,6 +12,7 @@ fn one_mode(freq_hz: f64, t60_s: f64) -> Box<ModalBank> {
         strike_shape: 1.0,
         pickup_shape: 1.0,
         side_shape: 0.0,
+        tangent_shape: 0.0,
         radiator: Radiator::Velocity,
     };
     bank.set_modes(&[mode], FS);
@@ -127,6 +128,7 @@ fn modes_at_or_above_nyquist_are_skipped_and_counted() {
         strike_shape: 1.0,
         pickup_shape: 1.0,
         side_shape: 0.0,
+        tangent_shape: 0.0,
         radiator: Radiator::Velocity,
     };
     bank.set_modes(&[m(1000.0), m(24_000.0), m(30_000.0), m(5000.0)], FS);
@@ -143,6 +145,7 @@ fn ringing_is_a_forceless_step_with_its_output() {
             strike_shape: 1.0 / f64::from(i),
             pickup_shape: (-1f64).powi(i),
             side_shape: 0.0,
+            tangent_shape: 0.0,
             radiator: Radiator::Velocity,
         })
         .collect();
@@ -228,6 +231,7 @@ fn the_mean_mobility_of_a_plates_modes_is_the_infinite_plates() {
             strike_shape: 1.0,
             pickup_shape: 1.0,
             side_shape: 0.0,
+            tangent_shape: 0.0,
             radiator: Radiator::Velocity,
         })
         .collect();
@@ -257,6 +261,7 @@ fn a_strike_point_damper_adds_its_decay_rate() {
         strike_shape: shape,
         pickup_shape: 1.0,
         side_shape: 0.0,
+        tangent_shape: 0.0,
         radiator: Radiator::Velocity,
     };
     bank.set_modes(&[mode], FS);
@@ -291,4 +296,43 @@ fn a_strike_point_damper_adds_its_decay_rate() {
         (measured / own - 1.0).abs() < 0.01,
         "σ {measured:.4}/s, its own {own:.4}/s"
     );
+}
+
+#[test]
+fn a_tangential_force_pushed_after_a_step_is_that_force_held_over_it() {
+    // With the tangential shape equal to the strike shape, a step under F equals a free step
+    // with F pushed tangentially afterwards (the response is linear), to rounding.
+    let modes: Vec<Mode> = (1..=20)
+        .map(|i| Mode {
+            freq_hz: 97.0 * f64::from(i).powf(1.3),
+            t60_s: 2.0 / f64::from(i),
+            strike_shape: (0.7 * f64::from(i)).sin(),
+            pickup_shape: (1.3 * f64::from(i)).cos(),
+            side_shape: 0.1,
+            tangent_shape: (0.7 * f64::from(i)).sin(),
+            radiator: Radiator::Velocity,
+        })
+        .collect();
+    let (mut held, mut pushed) = (ModalBank::new(0.2), ModalBank::new(0.2));
+    held.set_modes(&modes, FS);
+    pushed.set_modes(&modes, FS);
+    assert!(
+        (held.compliance(Slot::Full).0 / pushed.tangent_compliance_m_per_n() - 1.0).abs() < 1e-12
+    );
+    for n in 0..500 {
+        let force = (n as f64 * 0.37).sin() * 3.0;
+        let a = held.advance(Slot::Full, force);
+        let mut b = pushed.advance(Slot::Full, 0.0).pickup;
+        let more = pushed.push_tangent(force);
+        b.mid_pa += more.mid_pa;
+        b.side_pa += more.side_pa;
+        let scale = a.pickup.mid_pa.abs().max(1e-9);
+        assert!(
+            (a.pickup.mid_pa - b.mid_pa).abs() < 1e-9 * scale,
+            "sample {n}"
+        );
+        assert!((a.pickup.side_pa - b.side_pa).abs() < 1e-9 * scale.max(a.pickup.side_pa.abs()));
+        let w = held.strike_displacement_m();
+        assert!((w - pushed.tangent_displacement_m()).abs() < 1e-9 * w.abs().max(1e-12));
+    }
 }

@@ -14,6 +14,7 @@ use crate::resonator::ObjectSpec;
 mod bounce;
 mod drop;
 mod roll;
+mod slide;
 mod strike;
 
 use drop::DropPlay;
@@ -88,8 +89,9 @@ pub(super) enum LevelReference {
     /// Strikes at a ladder of impact speeds up to `hardest_m_per_s`, each the peak of a short
     /// strike: the physics makes a soft note soft.
     Ladder { hardest_m_per_s: f64 },
-    /// A steady sound (a rolling ball): its RMS over the reference seeds times the crest; the
-    /// velocity sets a gain.
+    /// A steady sound (a rolling ball, a slider drawn): its RMS over the reference seeds times
+    /// the crest; the velocity sets a gain. (A slider's level is no simple function of its force:
+    /// a hinge squeaks louder pressed less, a bowed cymbal catches another mode.)
     Steady,
     /// Whole drops of the reference note, the geometric mean of their peaks; the velocity sets a
     /// gain.
@@ -103,7 +105,7 @@ impl PlayMode {
         match self {
             PlayMode::Strike => LevelReference::Ladder { hardest_m_per_s },
             PlayMode::Bounce => bounce::level_reference(patch, hardest_m_per_s),
-            PlayMode::Roll => LevelReference::Steady,
+            PlayMode::Roll | PlayMode::Slide => LevelReference::Steady,
             PlayMode::Drop => LevelReference::Drops,
         }
     }
@@ -125,7 +127,7 @@ impl PlayMode {
                 pan: 0.0,
             },
             PlayMode::Bounce => bounce::strike(patch, speed_for(level_db), gain),
-            PlayMode::Roll => Strike {
+            PlayMode::Roll | PlayMode::Slide => Strike {
                 v_in_m_per_s: 0.0,
                 drop_height_m: 0.0,
                 gain: gain * 10f64.powf(level_db / 20.0),
@@ -138,7 +140,7 @@ impl PlayMode {
     /// Whether a note's pressure presses its ball onto the object (not a hammer that strikes
     /// and flies, nor a tumbling body).
     pub(super) fn presses(self) -> bool {
-        matches!(self, PlayMode::Bounce | PlayMode::Roll)
+        matches!(self, PlayMode::Bounce | PlayMode::Roll | PlayMode::Slide)
     }
 
     /// Whether a hand holds the striker: a hammer that strikes and flies back (not a ball let
@@ -152,7 +154,7 @@ impl PlayMode {
     pub(super) fn own_contact(self, patch: &Patch) -> Option<Patch> {
         match self {
             PlayMode::Drop => Some(drop::resolved(patch)),
-            PlayMode::Strike | PlayMode::Bounce | PlayMode::Roll => None,
+            PlayMode::Strike | PlayMode::Bounce | PlayMode::Roll | PlayMode::Slide => None,
         }
     }
 }
@@ -219,6 +221,7 @@ pub(super) struct Scenes {
     bounce: bounce::BounceScene,
     roll: roll::RollScene,
     pub drop: Box<DropPlay>,
+    slide: slide::SlideScene,
 }
 
 impl Scenes {
@@ -229,6 +232,7 @@ impl Scenes {
             bounce: bounce::BounceScene,
             roll: roll::RollScene::new(),
             drop: DropPlay::new(),
+            slide: slide::SlideScene::new(),
         }
     }
 
@@ -244,6 +248,7 @@ impl Scenes {
             PlayMode::Bounce => &self.bounce,
             PlayMode::Roll => &self.roll,
             PlayMode::Drop => &*self.drop,
+            PlayMode::Slide => &self.slide,
         }
     }
 
@@ -253,6 +258,7 @@ impl Scenes {
             PlayMode::Bounce => &mut self.bounce,
             PlayMode::Roll => &mut self.roll,
             PlayMode::Drop => &mut *self.drop,
+            PlayMode::Slide => &mut self.slide,
         }
     }
 

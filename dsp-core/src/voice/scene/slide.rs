@@ -1,0 +1,172 @@
+//! The slide: a slider pressed onto the object and drawn over a surface, its friction solved with the object's modes each sample; at note-off lifted.
+
+use super::{NoteStart, Scene};
+use crate::friction::{Bristle, FrictionLaw, Slip};
+use crate::interaction::Gravity;
+use crate::resonator::Pickup;
+use crate::surface::{SurfaceReader, SurfaceSettings};
+use crate::voice::bodies::Bodies;
+use crate::voice::patch::{Patch, Stroke};
+
+/// The slider's drive, its bristle and the surface under it.
+pub(in crate::voice) struct SlideScene {
+    reader: Box<SurfaceReader>,
+    bristle: Bristle,
+    law: FrictionLaw,
+    coupling: f64,
+    /// The slider is pressed and drawn (until note-off or a stop).
+    drawing: bool,
+    /// Drawing velocity, smoothed, m/s (signed: forwards is positive).
+    velocity_m_per_s: f64,
+    /// +1 or −1: where a stroke is heading.
+    heading: f64,
+    /// Where the stroke started on the surface, m.
+    origin_m: f64,
+}
+
+impl SlideScene {
+    pub fn new() -> Self {
+        Self {
+            reader: SurfaceReader::new(48_000.0),
+            bristle: Bristle::new(),
+            law: FrictionLaw::rosin(),
+            coupling: 1.0,
+            drawing: false,
+            velocity_m_per_s: 0.0,
+            heading: 1.0,
+            origin_m: 0.0,
+        }
+    }
+
+    /// The drawing velocity the drive heads for now, m/s: the controller's share of the speed,
+    /// forwards, backwards, or turning at either end of a back-and-forth stroke.
+    fn target_m_per_s(&mut self, patch: &Patch) -> f64 {
+        if !self.drawing {
+            return 0.0;
+        }
+        let slide = &patch.slide;
+        let speed = slide.speed_m_per_s.max(0.0) * slide.speed_fraction.clamp(0.0, 1.0);
+        match slide.stroke {
+            Stroke::Forward => speed,
+            Stroke::Backward => -speed,
+            Stroke::BackAndForth => {
+                let half = 0.5 * slide.stroke_length_m.max(1e-3);
+                let along = self.reader.position_m() - self.origin_m;
+                if along >= half {
+                    self.heading = -1.0;
+                } else if along <= -half {
+                    self.heading = 1.0;
+                }
+                self.heading * speed
+            }
+        }
+    }
+}
+
+impl Scene for SlideScene {
+    fn start(&mut self, bodies: &mut Bodies, note: &NoteStart<'_>) {
+        let patch = note.patch;
+        let slide = &patch.slide;
+        let mass_kg = patch.hammer_mass_kg.max(1e-6);
+        let force_n = slide.force_n.max(0.0);
+        let hammer = &mut bodies.hammer;
+        // Pressed by its force throughout (as by a weight), and the note's press on top.
+        hammer.set_gravity(Gravity {
+            accel_m_per_s2: force_n / mass_kg,
+            in_contact: true,
+            capture_m_per_s: 0.0,
+        });
+        hammer.set_irregularity(0.0, note.seed);
+        // Laid on gently: the object starts deflected under the slider's force.
+        bodies
+            .bank
+            .preload(force_n + mass_kg * bodies.press.now.max(0.0));
+        hammer.place(&bodies.bank, &patch.contact, mass_kg);
+        bodies.input_energy_j = f64::INFINITY;
+        self.reader.set_sample_rate(1.0 / note.dt_s);
+        let surface = SurfaceSettings {
+            seed: note.seed,
+            ..slide.surface
+        };
+        self.reader.set_surface(&surface, 0.0);
+        self.bristle.reset();
+        self.law = slide.friction.clamped();
+        self.coupling = slide.coupling.clamp(0.0, 1.0);
+        self.drawing = true;
+        self.velocity_m_per_s = 0.0;
+        self.heading = if slide.stroke == Stroke::Backward {
+            -1.0
+        } else {
+            1.0
+        };
+        self.origin_m = 0.0;
+    }
+
+    /// Each sample: the drive moves the slider over the surface (its profile pushing the slider
+    /// as a rolling track does), the normal contact is solved with the object, then the
+    /// friction under that contact's force with the object's tangential response over the same
+    /// sample (its force added to the step by linearity: [`crate::resonator::ModalBank::push_tangent`]).
+    fn render(
+        &mut self,
+        bodies: &mut Bodies,
+        patch: &Patch,
+        dt_s: f64,
+        mid: &mut [f64],
+        side: &mut [f64],
+        _decide: bool,
+    ) {
+        if bodies.hammer.is_retired() {
+            bodies.render_free(&patch.contact, patch.hammer_mass_kg, dt_s, mid, side);
+            return;
+        }
+        let keep = (-dt_s / patch.slide.smoothing_s.max(1e-4)).exp();
+        let c = self.coupling;
+        for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
+            let target = self.target_m_per_s(patch);
+            self.velocity_m_per_s = target + keep * (self.velocity_m_per_s - target);
+            let profile = self.reader.advance(self.velocity_m_per_s);
+            bodies
+                .hammer
+                .set_track_acceleration(profile.accel_m_per_s2 + bodies.press.next());
+            let before_m = c * bodies.bank.tangent_displacement_m();
+            let pickup = bodies
+                .hammer
+                .process_sample(&patch.contact, &mut bodies.bank, dt_s);
+            let normal_n = if bodies.hammer.in_contact() {
+                bodies.hammer.force_n().max(0.0)
+            } else {
+                0.0
+            };
+            let slip = Slip {
+                free_m: profile.travel_m - (c * bodies.bank.tangent_displacement_m() - before_m),
+                compliance_m_per_n: c * c * bodies.bank.tangent_compliance_m_per_n(),
+            };
+            let step = self.bristle.step(&self.law, normal_n, slip, dt_s);
+            let more = if step.force_n != 0.0 {
+                bodies.bank.push_tangent(c * step.force_n)
+            } else {
+                Pickup::default()
+            };
+            (*m, *s) = (pickup.mid_pa + more.mid_pa, pickup.side_pa + more.side_pa);
+        }
+    }
+
+    /// A slider on the object keeps its voice.
+    fn in_play(&self, bodies: &Bodies) -> bool {
+        !bodies.hammer.is_retired()
+    }
+
+    /// Lift the slider off; the object rings on.
+    fn release(&mut self, bodies: &mut Bodies, _patch: &Patch) -> bool {
+        self.stop(bodies);
+        false
+    }
+
+    fn stop(&mut self, bodies: &mut Bodies) {
+        if self.drawing {
+            self.drawing = false;
+            bodies.hammer.lift_off(&mut bodies.bank);
+            self.bristle.reset();
+        }
+    }
+}

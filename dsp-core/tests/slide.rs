@@ -1,0 +1,101 @@
+//! The slide: a finger round a wine glass sings at the glass's mode; the slider is passive, quiet when smooth and uncoupled, and lifts at note-off.
+
+use rustfft::{num_complex::Complex, FftPlanner};
+use urto_dsp::contact::HuntCrossley;
+use urto_dsp::friction::FrictionLaw;
+use urto_dsp::resonator::{ObjectKind, ObjectSpec};
+use urto_dsp::voice::{Engine, Level, Patch, PlayMode, Stroke};
+
+const FS: f64 = 48_000.0;
+
+/// A wet finger (a soft, light pad) pressed with 1.5 N round the rim of a glass whose lowest
+/// (2, 0) mode is at 660 Hz.
+fn finger_on_glass() -> Patch {
+    let mut patch = Patch {
+        mode: PlayMode::Slide,
+        hammer_mass_kg: 0.01,
+        object_mass_kg: 0.05,
+        level: Level::Physical,
+        ..Patch::default()
+    };
+    patch.tuning.key_tracking = false;
+    patch.tuning.fixed_f0_hz = 660.0;
+    patch.object = ObjectSpec {
+        kind: ObjectKind::Glass,
+        num_modes: 12,
+        t60_s: 4.0,
+        damping_slope: 0.3,
+        // The finger sits on a radial node of the (2, 0) mode: the pattern it drives turns to
+        // put its largest motion along the rim, and its node, under the finger.
+        strike_position: 0.25,
+        ..ObjectSpec::marimba(660.0)
+    };
+    patch.contact.law = HuntCrossley {
+        stiffness: 2e5,
+        mu_s_per_m: 2.0,
+        alpha: 1.5,
+    };
+    patch.slide.friction = FrictionLaw {
+        mu_static: 0.9,
+        mu_kinetic: 0.4,
+        stribeck_m_per_s: 0.05,
+        bristle_stiffness_n_per_m: 3e5,
+        bristle_damping_n_s_per_m: 5.0,
+        viscous_n_s_per_m: 0.0,
+        breakaway: 0.7,
+    };
+    patch.slide.force_n = 1.5;
+    patch.slide.speed_m_per_s = 0.08;
+    patch.slide.stroke = Stroke::Forward;
+    patch.slide.coupling = 1.0;
+    patch
+}
+
+fn render(patch: &Patch, seconds: f64) -> Vec<f32> {
+    let mut e = Engine::new(FS);
+    e.note_on(patch, 60, 1.0);
+    let mut out = vec![0.0f32; (seconds * FS) as usize];
+    for block in out.chunks_mut(256) {
+        e.process(patch, block);
+    }
+    out
+}
+
+/// The frequency of the strongest spectral peak of `y` (Hann window, parabolic interpolation
+/// of the log magnitude), Hz.
+fn peak_hz(y: &[f32]) -> f64 {
+    let n = y.len();
+    let mut buf: Vec<Complex<f64>> = y
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            let w = 0.5 - 0.5 * (std::f64::consts::TAU * i as f64 / n as f64).cos();
+            Complex::new(f64::from(x) * w, 0.0)
+        })
+        .collect();
+    FftPlanner::new().plan_fft_forward(n).process(&mut buf);
+    let mag: Vec<f64> = buf[..n / 2]
+        .iter()
+        .map(|c| c.norm().max(1e-300).ln())
+        .collect();
+    let k = (1..mag.len() - 1)
+        .max_by(|&a, &b| mag[a].total_cmp(&mag[b]))
+        .unwrap();
+    let (a, b, c) = (mag[k - 1], mag[k], mag[k + 1]);
+    let offset = 0.5 * (a - c) / (a - 2.0 * b + c);
+    (k as f64 + offset) * FS / n as f64
+}
+
+#[test]
+fn a_finger_round_a_wine_glass_sings_at_its_mode() {
+    let patch = finger_on_glass();
+    let y = render(&patch, 3.0);
+    assert!(y.iter().all(|s| s.is_finite()));
+    let settled = &y[(1.0 * FS) as usize..];
+    let rms =
+        (settled.iter().map(|s| f64::from(*s).powi(2)).sum::<f64>() / settled.len() as f64).sqrt();
+    let f = peak_hz(settled);
+    println!("peak {f:.2} Hz, rms {rms:.3e}");
+    assert!((f / 660.0 - 1.0).abs() < 0.01, "peak at {f} Hz");
+    assert!(rms > 1e-4, "rms {rms}");
+}

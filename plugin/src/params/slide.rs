@@ -1,0 +1,211 @@
+//! The slide scene's parameters: the slider's force and drive, the friction law, the surface it is drawn over.
+
+use super::choices::{RidgeShapeChoice, SpeedSourceChoice, StrokeChoice, SurfaceChoice};
+use super::{float, ids, linear, log_float, pow10, skewed, v, Controllers, Kind, PresetKey};
+use nice_plug::prelude::*;
+use urto_dsp::friction::FrictionLaw;
+use urto_dsp::surface::{RidgeShape, SurfaceSettings};
+use urto_dsp::voice::{Patch, Slide};
+
+/// The slide scene. IDs are stable once released: never rename them.
+#[derive(Params)]
+pub struct SlideParams {
+    /// Normal force pressing the slider on, stored as log₁₀(N).
+    #[id = "slide-force"]
+    pub force_log10: FloatParam,
+    #[id = "slide-speed"]
+    pub speed_m_per_s: FloatParam,
+    #[id = "slide-source"]
+    pub source: EnumParam<SpeedSourceChoice>,
+    #[id = "slide-stroke"]
+    pub stroke: EnumParam<StrokeChoice>,
+    #[id = "stroke-length"]
+    pub stroke_length_m: FloatParam,
+    #[id = "slide-coupling"]
+    pub coupling: FloatParam,
+    #[id = "mu-static"]
+    pub mu_static: FloatParam,
+    #[id = "mu-kinetic"]
+    pub mu_kinetic: FloatParam,
+    /// Stribeck velocity, stored as log₁₀(m/s).
+    #[id = "stribeck"]
+    pub stribeck_log10: FloatParam,
+    /// Bristle stiffness σ₀, stored as log₁₀(N/m).
+    #[id = "bristle-stiffness"]
+    pub bristle_stiffness_log10: FloatParam,
+    #[id = "bristle-damping"]
+    pub bristle_damping_n_s_per_m: FloatParam,
+    #[id = "viscous-friction"]
+    pub viscous_n_s_per_m: FloatParam,
+    #[id = "breakaway"]
+    pub breakaway: FloatParam,
+    #[id = "surface"]
+    pub surface: EnumParam<SurfaceChoice>,
+    /// RMS roughness or ridge height, stored as log₁₀(m).
+    #[id = "surface-height"]
+    pub height_log10: FloatParam,
+    #[id = "surface-slope"]
+    pub slope: FloatParam,
+    /// Ridge spacing, stored as log₁₀(m).
+    #[id = "ridge-spacing"]
+    pub ridge_spacing_log10: FloatParam,
+    #[id = "ridge-shape"]
+    pub ridge_shape: EnumParam<RidgeShapeChoice>,
+    #[id = "ridge-duty"]
+    pub ridge_duty: FloatParam,
+    /// Grain size, stored as log₁₀(m).
+    #[id = "grain-size"]
+    pub grain_log10: FloatParam,
+}
+
+impl Default for SlideParams {
+    fn default() -> Self {
+        let d = Patch::default().slide;
+        let (law, surface) = (d.friction, d.surface);
+        Self {
+            force_log10: log_float("Slide force", d.force_n, 1e-2, 100.0, " N"),
+            speed_m_per_s: float(
+                "Slide speed",
+                d.speed_m_per_s,
+                skewed(0.0, 5.0, -1.0),
+                " m/s",
+                3,
+            ),
+            source: EnumParam::new("Slide speed source", SpeedSourceChoice::ModWheel),
+            stroke: EnumParam::new("Stroke", StrokeChoice::Forward),
+            stroke_length_m: float(
+                "Stroke length",
+                d.stroke_length_m,
+                skewed(0.01, 2.0, -1.0),
+                " m",
+                3,
+            ),
+            coupling: float(
+                "Tangential coupling",
+                d.coupling,
+                skewed(0.0, 1.0, -1.0),
+                "",
+                3,
+            ),
+            mu_static: float("Static friction", law.mu_static, linear(0.0, 3.0), "", 2),
+            mu_kinetic: float("Kinetic friction", law.mu_kinetic, linear(0.0, 3.0), "", 2),
+            stribeck_log10: log_float("Stribeck velocity", law.stribeck_m_per_s, 1e-4, 1.0, " m/s"),
+            bristle_stiffness_log10: log_float(
+                "Bristle stiffness",
+                law.bristle_stiffness_n_per_m,
+                1e2,
+                1e9,
+                " N/m",
+            ),
+            bristle_damping_n_s_per_m: float(
+                "Bristle damping",
+                law.bristle_damping_n_s_per_m,
+                skewed(0.0, 1000.0, -2.0),
+                " N·s/m",
+                2,
+            ),
+            viscous_n_s_per_m: float(
+                "Viscous friction",
+                law.viscous_n_s_per_m,
+                skewed(0.0, 10.0, -2.0),
+                " N·s/m",
+                3,
+            ),
+            breakaway: float("Break-away", law.breakaway, linear(0.0, 0.99), "", 2),
+            surface: EnumParam::new("Surface", SurfaceChoice::Smooth),
+            height_log10: log_float("Surface height", 1e-6, 1e-8, 1e-3, " m"),
+            slope: float("Surface slope", surface.slope, linear(0.0, 3.0), "", 2),
+            ridge_spacing_log10: log_float(
+                "Ridge spacing",
+                surface.ridge_spacing_m,
+                1e-4,
+                0.05,
+                " m",
+            ),
+            ridge_shape: EnumParam::new("Ridge shape", RidgeShapeChoice::Rounded),
+            ridge_duty: float("Tooth width", 0.3, linear(0.05, 0.95), "", 2),
+            grain_log10: log_float("Grain size", surface.grain_m, 1e-5, 1e-2, " m"),
+        }
+    }
+}
+
+impl SlideParams {
+    /// Set the patch's slide, its speed's share from the controller the source names.
+    pub fn apply(&self, patch: &mut Patch, controllers: &Controllers) {
+        patch.slide = Slide {
+            friction: FrictionLaw {
+                mu_static: v(&self.mu_static),
+                mu_kinetic: v(&self.mu_kinetic),
+                stribeck_m_per_s: pow10(&self.stribeck_log10),
+                bristle_stiffness_n_per_m: pow10(&self.bristle_stiffness_log10),
+                bristle_damping_n_s_per_m: v(&self.bristle_damping_n_s_per_m),
+                viscous_n_s_per_m: v(&self.viscous_n_s_per_m),
+                breakaway: v(&self.breakaway),
+            },
+            surface: SurfaceSettings {
+                kind: self.surface.value().kind(),
+                height_m: pow10(&self.height_log10),
+                slope: v(&self.slope),
+                ridge_spacing_m: pow10(&self.ridge_spacing_log10),
+                ridge_shape: match self.ridge_shape.value() {
+                    RidgeShapeChoice::Rounded => RidgeShape::Rounded,
+                    RidgeShapeChoice::Saw => RidgeShape::Saw,
+                    RidgeShapeChoice::Teeth => RidgeShape::Teeth {
+                        duty: v(&self.ridge_duty),
+                    },
+                },
+                grain_m: pow10(&self.grain_log10),
+                seed: 0,
+            },
+            force_n: pow10(&self.force_log10),
+            speed_m_per_s: v(&self.speed_m_per_s),
+            speed_fraction: self.source.value().fraction(controllers),
+            stroke: self.stroke.value().stroke(),
+            stroke_length_m: v(&self.stroke_length_m),
+            coupling: v(&self.coupling),
+            ..patch.slide
+        };
+    }
+
+    /// Its preset keys: physical name with unit, parameter id, how the value is stored.
+    pub fn preset_keys() -> Vec<PresetKey> {
+        vec![
+            PresetKey::new("slide_force_n", "slide-force", Kind::Log10),
+            PresetKey::new("slide_speed_m_per_s", "slide-speed", Kind::Float),
+            PresetKey::new(
+                "slide_speed_source",
+                "slide-source",
+                Kind::Enum(ids::<SpeedSourceChoice>()),
+            ),
+            PresetKey::new("stroke", "slide-stroke", Kind::Enum(ids::<StrokeChoice>())),
+            PresetKey::new("stroke_length_m", "stroke-length", Kind::Float),
+            PresetKey::new("tangential_coupling", "slide-coupling", Kind::Float),
+            PresetKey::new("mu_static", "mu-static", Kind::Float),
+            PresetKey::new("mu_kinetic", "mu-kinetic", Kind::Float),
+            PresetKey::new("stribeck_m_per_s", "stribeck", Kind::Log10),
+            PresetKey::new(
+                "bristle_stiffness_n_per_m",
+                "bristle-stiffness",
+                Kind::Log10,
+            ),
+            PresetKey::new("bristle_damping_n_s_per_m", "bristle-damping", Kind::Float),
+            PresetKey::new(
+                "viscous_friction_n_s_per_m",
+                "viscous-friction",
+                Kind::Float,
+            ),
+            PresetKey::new("breakaway", "breakaway", Kind::Float),
+            PresetKey::new("surface", "surface", Kind::Enum(ids::<SurfaceChoice>())),
+            PresetKey::new("surface_height_m", "surface-height", Kind::Log10),
+            PresetKey::new("surface_slope", "surface-slope", Kind::Float),
+            PresetKey::new("ridge_spacing_m", "ridge-spacing", Kind::Log10),
+            PresetKey::new(
+                "ridge_shape",
+                "ridge-shape",
+                Kind::Enum(ids::<RidgeShapeChoice>()),
+            ),
+            PresetKey::new("tooth_width", "ridge-duty", Kind::Float),
+            PresetKey::new("grain_size_m", "grain-size", Kind::Log10),
+        ]
+    }
+}
