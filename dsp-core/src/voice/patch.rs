@@ -183,6 +183,11 @@ pub struct Slide {
     /// a face, which drives bending only through the moment of the friction (see
     /// [`crate::resonator::object_modes`]).
     pub coupling: f64,
+    /// The slider presses against an edge (a bow on a bar's end, a cymbal's rim, a finger on a
+    /// glass's rim): it presses in the object's plane, where the object is far stiffer than in
+    /// bending, so its normal contact is against a rigid support and only its friction drives
+    /// the modes. Otherwise it presses on a face, through the modes' normal shapes.
+    pub against_edge: bool,
 }
 
 /// The stereo image: the object's two pickups ([`ObjectSpec::right_pickup_position`]) make it; a
@@ -345,6 +350,7 @@ impl Default for Patch {
                 stroke: Stroke::Forward,
                 stroke_length_m: 0.3,
                 coupling: 1.0,
+                against_edge: false,
             },
             press_depth: 3.0,
         }

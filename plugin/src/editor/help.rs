@@ -326,6 +326,12 @@ const TOOLTIPS: &[(&str, &str)] = &[
             finger round a rim, a few hundredths for a slider dragged along a face. No unit.",
     ),
     (
+        "slide-edge",
+        "On: the slider presses against an edge (a bow on a bar's end or a cymbal's rim), \
+            in-plane, where the object hardly yields: only the friction drives its modes. Off: \
+            it presses on a face. On/off.",
+    ),
+    (
         "mu-static",
         "Static friction coefficient µs: the grip before the slider breaks away. Any value, \
             above 1 too (rubber). No unit.",

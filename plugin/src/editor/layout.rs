@@ -59,6 +59,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
             "slide-stroke",
             "stroke-length",
             "slide-coupling",
+            "slide-edge",
         ],
     ),
     (

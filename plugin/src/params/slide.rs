@@ -23,6 +23,8 @@ pub struct SlideParams {
     pub stroke_length_m: FloatParam,
     #[id = "slide-coupling"]
     pub coupling: FloatParam,
+    #[id = "slide-edge"]
+    pub against_edge: BoolParam,
     #[id = "mu-static"]
     pub mu_static: FloatParam,
     #[id = "mu-kinetic"]
@@ -87,6 +89,7 @@ impl Default for SlideParams {
                 "",
                 3,
             ),
+            against_edge: BoolParam::new("Against an edge", d.against_edge),
             mu_static: float("Static friction", law.mu_static, linear(0.0, 3.0), "", 2),
             mu_kinetic: float("Kinetic friction", law.mu_kinetic, linear(0.0, 3.0), "", 2),
             stribeck_log10: log_float("Stribeck velocity", law.stribeck_m_per_s, 1e-4, 1.0, " m/s"),
@@ -163,6 +166,7 @@ impl SlideParams {
             stroke: self.stroke.value().stroke(),
             stroke_length_m: v(&self.stroke_length_m),
             coupling: v(&self.coupling),
+            against_edge: self.against_edge.value(),
             ..patch.slide
         };
     }
@@ -180,6 +184,7 @@ impl SlideParams {
             PresetKey::new("stroke", "slide-stroke", Kind::Enum(ids::<StrokeChoice>())),
             PresetKey::new("stroke_length_m", "stroke-length", Kind::Float),
             PresetKey::new("tangential_coupling", "slide-coupling", Kind::Float),
+            PresetKey::new("against_an_edge", "slide-edge", Kind::Bool),
             PresetKey::new("mu_static", "mu-static", Kind::Float),
             PresetKey::new("mu_kinetic", "mu-kinetic", Kind::Float),
             PresetKey::new("stribeck_m_per_s", "stribeck", Kind::Log10),

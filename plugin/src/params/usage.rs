@@ -83,6 +83,7 @@ const USAGE: &[(&str, &[PlayMode])] = &[
     ("slide-stroke", &[Slide]),
     ("stroke-length", &[Slide]),
     ("slide-coupling", &[Slide]),
+    ("slide-edge", &[Slide]),
     ("mu-static", &[Slide]),
     ("mu-kinetic", &[Slide]),
     ("stribeck", &[Slide]),

@@ -3,7 +3,7 @@
 use super::{NoteStart, Scene};
 use crate::friction::{Bristle, FrictionLaw, Slip};
 use crate::interaction::Gravity;
-use crate::resonator::Pickup;
+use crate::resonator::{ModalBank, Pickup};
 use crate::surface::{SurfaceReader, SurfaceSettings};
 use crate::voice::bodies::Bodies;
 use crate::voice::patch::{Patch, Stroke};
@@ -11,6 +11,10 @@ use crate::voice::patch::{Patch, Stroke};
 /// The slider's drive, its bristle and the surface under it.
 pub(in crate::voice) struct SlideScene {
     reader: Box<SurfaceReader>,
+    /// A rigid support (no modes): what a slider pressed against an edge meets.
+    edge: Box<ModalBank>,
+    /// This note's slider presses against the edge.
+    on_edge: bool,
     bristle: Bristle,
     law: FrictionLaw,
     coupling: f64,
@@ -28,6 +32,8 @@ impl SlideScene {
     pub fn new() -> Self {
         Self {
             reader: SurfaceReader::new(48_000.0),
+            edge: ModalBank::new(1.0),
+            on_edge: false,
             bristle: Bristle::new(),
             law: FrictionLaw::rosin(),
             coupling: 1.0,
@@ -77,11 +83,16 @@ impl Scene for SlideScene {
             capture_m_per_s: 0.0,
         });
         hammer.set_irregularity(0.0, note.seed);
-        // Laid on gently: the object starts deflected under the slider's force.
-        bodies
-            .bank
-            .preload(force_n + mass_kg * bodies.press.now.max(0.0));
-        hammer.place(&bodies.bank, &patch.contact, mass_kg);
+        self.on_edge = slide.against_edge;
+        if self.on_edge {
+            hammer.place(&self.edge, &patch.contact, mass_kg);
+        } else {
+            // Laid on gently: the object starts deflected under the slider's force.
+            bodies
+                .bank
+                .preload(force_n + mass_kg * bodies.press.now.max(0.0));
+            hammer.place(&bodies.bank, &patch.contact, mass_kg);
+        }
         bodies.input_energy_j = f64::INFINITY;
         self.reader.set_sample_rate(1.0 / note.dt_s);
         let surface = SurfaceSettings {
@@ -103,7 +114,8 @@ impl Scene for SlideScene {
     }
 
     /// Each sample: the drive moves the slider over the surface (its profile pushing the slider
-    /// as a rolling track does), the normal contact is solved with the object, then the
+    /// as a rolling track does), the normal contact is solved with the object (or with the rigid
+    /// edge, the object ringing freely meanwhile), then the
     /// friction under that contact's force with the object's tangential response over the same
     /// sample (its force added to the step by linearity: [`crate::resonator::ModalBank::push_tangent`]).
     fn render(
@@ -129,9 +141,20 @@ impl Scene for SlideScene {
                 .hammer
                 .set_track_acceleration(profile.accel_m_per_s2 + bodies.press.next());
             let before_m = c * bodies.bank.tangent_displacement_m();
-            let pickup = bodies
-                .hammer
-                .process_sample(&patch.contact, &mut bodies.bank, dt_s);
+            let pickup = if self.on_edge {
+                let slider = bodies
+                    .hammer
+                    .process_sample(&patch.contact, &mut self.edge, dt_s);
+                let object = bodies.bank.ring();
+                Pickup {
+                    mid_pa: slider.mid_pa + object.mid_pa,
+                    side_pa: slider.side_pa + object.side_pa,
+                }
+            } else {
+                bodies
+                    .hammer
+                    .process_sample(&patch.contact, &mut bodies.bank, dt_s)
+            };
             let normal_n = if bodies.hammer.in_contact() {
                 bodies.hammer.force_n().max(0.0)
             } else {
@@ -165,7 +188,12 @@ impl Scene for SlideScene {
     fn stop(&mut self, bodies: &mut Bodies) {
         if self.drawing {
             self.drawing = false;
-            bodies.hammer.lift_off(&mut bodies.bank);
+            let pressed = if self.on_edge {
+                &mut self.edge
+            } else {
+                &mut bodies.bank
+            };
+            bodies.hammer.lift_off(pressed);
             self.bristle.reset();
         }
     }
