@@ -14,6 +14,7 @@ mod media;
 mod paper;
 mod rigid;
 mod scenes;
+mod scrape;
 mod soak;
 mod standalone;
 mod validate;
@@ -63,6 +64,9 @@ const USAGE: &str = "usage: cargo xtask <command>
   friction steady --normal-force-n N --mu-static S --mu-kinetic K --stribeck-m-per-s VS
            --velocity-m-per-s V [--json]
                          the force of steady sliding
+  scrape --surface ridges|fractal|grain --ridge-spacing-m D --speed-m-per-s V [--ridge-shape
+         rounded|saw|teeth] [--height-m H] [--sample-rate-hz R] [--json]
+                         a stylus drawn over a surface: pulse rate, force centroid, alias
   bundle    (nice-plug-xtask) e.g. `cargo xtask bundle urto --release`";
 
 fn main() -> Result<()> {
@@ -107,6 +111,7 @@ fn main() -> Result<()> {
         Some("rigid") => rigid::rigid(&args[1..]),
         Some("drop") => drop::drop(&drop::DropArgs::parse_from(&args)),
         Some("friction") => friction::friction(&friction::FrictionArgs::parse_from(&args)),
+        Some("scrape") => scrape::run(&scrape::ScrapeArgs::parse_from(&args)),
         Some("restitution") => paper::restitution(&paper::RestitutionArgs::parse_from(&args)),
         Some("help" | "--help" | "-h") | None => {
             println!("{USAGE}");

@@ -9,11 +9,13 @@
 
 mod partials;
 mod reader;
+mod scrape;
 #[cfg(test)]
 mod tests;
 
 pub use partials::{Partials, RidgeShape, SurfaceKind, SurfaceSettings, MAX_PARTIALS};
 pub use reader::{ProfileSample, SurfaceReader, BLOCK_SAMPLES};
+pub use scrape::{scrape, Scrape};
 
 /// Partials sounding below this fraction of the sample rate are kept whole.
 pub const PASS_FRACTION: f64 = 0.40;
