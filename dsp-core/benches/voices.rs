@@ -1,4 +1,4 @@
-//! Cost of a 32-mode voice in contact, ringing freely, rolling, bouncing and under a dropped die, struck by a point
+//! Cost of a 32-mode voice in contact, ringing freely, rolling, sliding, bouncing and under a dropped die, struck by a point
 //! mass and by a spoon with 8 modes of its own (two ringing bodies); a 30 s decaying tail
 //! against a steady one; and the real-time factor of 64 voices of 32 modes at 48 kHz under dense
 //! notes.
@@ -11,6 +11,7 @@ use urto_dsp::body::{StrikerKind, StrikerSpec};
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::material::{self, Material, MATERIALS};
 use urto_dsp::resonator::{ObjectKind, ObjectSpec};
+use urto_dsp::surface::{SurfaceKind, SurfaceSettings};
 use urto_dsp::voice::{Engine, Patch, PlayMode, MAX_VOICES};
 
 const FS: f64 = 48_000.0;
@@ -109,6 +110,28 @@ fn voice(c: &mut Criterion) {
         }
         b.iter(|| {
             engine.process(&rolling, &mut out);
+            black_box(out[BLOCK - 1])
+        })
+    });
+    // A slider drawn over the object (steady state): the default rosin friction, 1 N at 0.3 m/s,
+    // over a rough surface (its 84 partials read as they sound below 0.40·fs).
+    let mut sliding = patch_32_modes();
+    sliding.mode = PlayMode::Slide;
+    sliding.hammer_mass_kg = 0.005;
+    sliding.contact.law.stiffness = 1e9;
+    sliding.slide.surface = SurfaceSettings {
+        kind: SurfaceKind::Fractal,
+        height_m: 1e-7,
+        ..SurfaceSettings::smooth()
+    };
+    group.bench_function("slide", |b| {
+        let mut engine = Engine::new(FS);
+        engine.note_on(&sliding, 48, 0.5);
+        for _ in 0..20 {
+            engine.process(&sliding, &mut out);
+        }
+        b.iter(|| {
+            engine.process(&sliding, &mut out);
             black_box(out[BLOCK - 1])
         })
     });

@@ -30,6 +30,7 @@ pub fn bench(json_output: bool) -> Result<()> {
         "voice_contact_ns_per_sample": ns("voice_32_modes/contact"),
         "voice_free_ns_per_sample": ns("voice_32_modes/free"),
         "voice_roll_ns_per_sample": ns("voice_32_modes/roll"),
+        "voice_slide_ns_per_sample": ns("voice_32_modes/slide"),
         "voice_bounce_ns_per_sample": ns("voice_32_modes/bounce"),
         "voice_drop_ns_per_sample": ns("voice_32_modes/drop"),
         "voice_contact_two_body_ns_per_sample": ns("voice_32_modes/contact_two_body"),

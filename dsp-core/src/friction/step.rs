@@ -69,7 +69,7 @@ impl StepLaw<'_> {
     /// then F = σ₀·z₁ + σ₁·(z₁ − z₀)/dt + σ₂·v with its slope dF/dv. In the frame of the motion
     /// (ζ = sgn(v)·z, u = |v|, a = u·dt, Z = |z_ss(v)|) the update solves
     /// G(ζ₁) = ζ₁ − ζ₀ − a + a·h(ζ₁/Z) = 0, h(w) = α(w)·w, which rises strictly in ζ₁: the
-    /// elastic branch (h = 0) and the plastic one (h = w) in closed form, the half sine between
+    /// elastic branch (h = 0) and the plastic one (h = w) in closed form, the smoothstep between
     /// by safeguarded Newton.
     fn evaluate(&self, v: f64) -> Evaluation {
         let law = self.law;
@@ -78,22 +78,15 @@ impl StepLaw<'_> {
         let s = if v < 0.0 { -1.0 } else { 1.0 };
         let (zeta0, u) = (s * self.z0_m, v.abs());
         let a = u * dt;
-        let z_ss = law.stribeck_n(self.normal_n, u) / sigma0;
-        let (zeta1, h, h_slope) = if !(z_ss > 0.0) {
-            // No dry friction to hold the bristle: it lets go at once.
-            (0.0, 0.0, 0.0)
-        } else {
+        let (stribeck_n, stribeck_slope) = law.stribeck_and_slope(self.normal_n, u);
+        let (z_ss, dz_ss) = (stribeck_n / sigma0, stribeck_slope / sigma0);
+        let (zeta1, h, h_slope, adhesion) = if z_ss > 0.0 {
             self.bristle_in_frame(zeta0, a, z_ss)
+        } else {
+            // No dry friction to hold the bristle: it lets go at once.
+            (0.0, 0.0, 0.0, 1.0)
         };
         // dζ₁/du = −(∂G/∂u)/(∂G/∂ζ₁), with dZ/du from the Stribeck curve.
-        let dz_ss = if z_ss > 0.0 {
-            let vs = law.stribeck_m_per_s;
-            let r = u / vs;
-            -2.0 * r / vs * self.normal_n * (law.mu_static - law.mu_kinetic) * (-r * r).exp()
-                / sigma0
-        } else {
-            0.0
-        };
         let dzeta_du = if z_ss > 0.0 {
             (dt * (1.0 - h) + a * h_slope * zeta1 * dz_ss / (z_ss * z_ss))
                 / (1.0 + a * h_slope / z_ss)
@@ -114,31 +107,37 @@ impl StepLaw<'_> {
             z_m: s * zeta1,
             force_n: sigma0 * s * zeta1 + damping_n + law.viscous_n_s_per_m * v,
             slope_n_s_per_m: (sigma0 + damping_slope) * dzeta_du + law.viscous_n_s_per_m,
-            adhesion: if z_ss > 0.0 {
-                law.adhesion(zeta1 / z_ss)
-            } else {
-                1.0
-            },
+            adhesion,
         }
     }
 
-    /// ζ₁ with h(w) and h′(w) at w = ζ₁/Z (see [`StepLaw::evaluate`]).
-    fn bristle_in_frame(&self, zeta0: f64, a: f64, z_ss: f64) -> (f64, f64, f64) {
+    /// ζ₁ with h(w), h′(w) and α(w) at w = ζ₁/Z (see [`StepLaw::evaluate`]).
+    fn bristle_in_frame(&self, zeta0: f64, a: f64, z_ss: f64) -> (f64, f64, f64, f64) {
         let law = self.law;
         let elastic = zeta0 + a;
         if elastic <= law.breakaway * z_ss {
-            return (elastic, 0.0, 0.0);
+            return (elastic, 0.0, 0.0, 0.0);
         }
         let plastic = (zeta0 + a) / (1.0 + a / z_ss);
         if plastic >= z_ss {
-            return (plastic, plastic / z_ss, 1.0);
+            return (plastic, plastic / z_ss, 1.0, 1.0);
         }
-        // Between: G(βZ) < 0 < G(Z) (the two guesses failed), G′ ≥ 1.
-        let (mut lo, mut hi) = (law.breakaway, 1.0);
-        let mut w = 0.5 * (lo + hi);
+        // Between. The two guesses bracket the root: G(plastic) = −a·w·(1 − α) ≤ 0 and
+        // G(elastic) = a·α·w ≥ 0, and G rises. Newton from the plastic guess (near the root
+        // when the bristle is nearly in full slide), converged once G is down to the rounding
+        // of its terms.
+        let (mut lo, mut hi) = (
+            (plastic / z_ss).max(law.breakaway),
+            (elastic / z_ss).min(1.0),
+        );
+        let mut w = lo;
+        let scale = 1e-14 * (z_ss + zeta0.abs() + a);
+        let (mut alpha, mut slope) = law.adhesion_and_slope(w);
         for _ in 0..MAX_NEWTON_ITERATIONS {
-            let (alpha, slope) = (law.adhesion(w), law.adhesion_slope(w));
             let g = z_ss * w - zeta0 - a + a * alpha * w;
+            if g.abs() <= scale {
+                break;
+            }
             if g > 0.0 {
                 hi = w;
             } else {
@@ -146,17 +145,16 @@ impl StepLaw<'_> {
             }
             let dg = z_ss + a * (alpha + w * slope);
             let mut next = w - g / dg;
-            if !(next > lo && next < hi) {
+            if !(next >= lo && next <= hi) {
                 next = 0.5 * (lo + hi);
             }
-            let done = (next - w).abs() <= 1e-15;
-            w = next;
-            if done {
+            if next == w {
                 break;
             }
+            w = next;
+            (alpha, slope) = law.adhesion_and_slope(w);
         }
-        let (alpha, slope) = (law.adhesion(w), law.adhesion_slope(w));
-        (w * z_ss, alpha * w, alpha + w * slope)
+        (w * z_ss, alpha * w, alpha + w * slope, alpha)
     }
 }
 
