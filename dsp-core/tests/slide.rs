@@ -1,4 +1,4 @@
-//! The slide: a finger round a wine glass sings at the glass's mode; the slider is passive, quiet when smooth and uncoupled, and lifts at note-off.
+//! The slide: a finger round a wine glass sings at the glass's mode.
 
 use rustfft::{num_complex::Complex, FftPlanner};
 use urto_dsp::contact::HuntCrossley;

@@ -89,7 +89,7 @@ pub fn drag_step(
 }
 
 /// Drag the mode with the belt for `belt.seconds` and measure the stick–slip cycles: a slip
-/// begins when the relative speed rises past 5 % of the belt's. `each` sees every sample's
+/// begins when the relative speed along the belt rises past 0.2 % of the belt's. `each` sees every sample's
 /// relative speed (m/s) and friction force (N).
 pub fn stick_slip(belt: &Belt, mut each: impl FnMut(f64, f64)) -> StickSlip {
     let law = belt.law.clamped();

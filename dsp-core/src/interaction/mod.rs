@@ -285,6 +285,16 @@ impl Hammer {
         }
     }
 
+    /// The object was moved over the sample just stepped by a force other than this contact's
+    /// (a slider's friction, [`ModalBank::push_tangent`]): read its surface afresh, drop the
+    /// force-free prediction made before the move, and take the contact's energy balance from
+    /// here (the friction's work is not the contact's).
+    pub fn object_moved(&mut self, bank: &ModalBank) {
+        self.surface = bank.surface();
+        self.free_prediction = None;
+        self.rebase_energy(bank);
+    }
+
     /// Whether the ball was captured and rests on the object.
     pub fn is_at_rest(&self) -> bool {
         self.at_rest

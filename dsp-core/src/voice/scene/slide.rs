@@ -22,7 +22,7 @@ pub(in crate::voice) struct SlideScene {
     drawing: bool,
     /// Drawing velocity, smoothed, m/s (signed: forwards is positive).
     velocity_m_per_s: f64,
-    /// +1 or −1: where a stroke is heading.
+    /// +1 or −1: where a back-and-forth stroke is heading.
     heading: f64,
     /// Where the stroke started on the surface, m.
     origin_m: f64,
@@ -105,11 +105,7 @@ impl Scene for SlideScene {
         self.coupling = slide.coupling.clamp(0.0, 1.0);
         self.drawing = true;
         self.velocity_m_per_s = 0.0;
-        self.heading = if slide.stroke == Stroke::Backward {
-            -1.0
-        } else {
-            1.0
-        };
+        self.heading = 1.0;
         self.origin_m = 0.0;
     }
 
@@ -160,13 +156,22 @@ impl Scene for SlideScene {
             } else {
                 0.0
             };
+            // The slider moves at the drive's smoothed speed; the surface is read at the speed
+            // of each block, within a fraction of a millimetre of it.
+            let drive_m = self.velocity_m_per_s * dt_s;
             let slip = Slip {
-                free_m: profile.travel_m - (c * bodies.bank.tangent_displacement_m() - before_m),
+                free_m: drive_m - (c * bodies.bank.tangent_displacement_m() - before_m),
                 compliance_m_per_n: c * c * bodies.bank.tangent_compliance_m_per_n(),
             };
             let step = self.bristle.step(&self.law, normal_n, slip, dt_s);
             let more = if step.force_n != 0.0 {
-                bodies.bank.push_tangent(c * step.force_n)
+                let more = bodies.bank.push_tangent(c * step.force_n);
+                if !self.on_edge {
+                    // The normal contact's next step starts from where the friction moved the
+                    // object.
+                    bodies.hammer.object_moved(&bodies.bank);
+                }
+                more
             } else {
                 Pickup::default()
             };
