@@ -658,6 +658,16 @@ impl ModalBank {
         }
     }
 
+    /// A constant tangential force `force_n` (N) held on the strike point is taken away as if
+    /// slowly: carry on about the unloaded equilibrium, qᵢ −= τᵢ·F/(M·ω₀ᵢ²) (the tangential
+    /// counterpart of [`ModalBank::hold_static_force`]; velocities and the pickups unchanged).
+    pub fn hold_static_tangent(&mut self, force_n: f64) {
+        for i in 0..self.setup.num_modes {
+            self.q[i] -=
+                self.setup.tangent[i] * force_n / (self.setup.mass_kg * self.setup.omega0_sq[i]);
+        }
+    }
+
     /// Take `from`'s vibration (displacements and velocities of the lanes in use): `from` holds
     /// the same modes.
     fn copy_vibration(&mut self, from: &ModalBank) {

@@ -26,6 +26,8 @@ pub(in crate::voice) struct SlideScene {
     heading: f64,
     /// Where the stroke started on the surface, m.
     origin_m: f64,
+    /// The friction force on the object's modes at the last sample, N (c·F).
+    tangent_n: f64,
 }
 
 impl SlideScene {
@@ -41,6 +43,7 @@ impl SlideScene {
             velocity_m_per_s: 0.0,
             heading: 1.0,
             origin_m: 0.0,
+            tangent_n: 0.0,
         }
     }
 
@@ -107,6 +110,7 @@ impl Scene for SlideScene {
         self.velocity_m_per_s = 0.0;
         self.heading = 1.0;
         self.origin_m = 0.0;
+        self.tangent_n = 0.0;
     }
 
     /// Each sample: the drive moves the slider over the surface (its profile pushing the slider
@@ -164,6 +168,7 @@ impl Scene for SlideScene {
                 compliance_m_per_n: c * c * bodies.bank.tangent_compliance_m_per_n(),
             };
             let step = self.bristle.step(&self.law, normal_n, slip, dt_s);
+            self.tangent_n = c * step.force_n;
             let more = if step.force_n != 0.0 {
                 let more = bodies.bank.push_tangent(c * step.force_n);
                 if !self.on_edge {
@@ -198,7 +203,13 @@ impl Scene for SlideScene {
             } else {
                 &mut bodies.bank
             };
-            bodies.hammer.lift_off(pressed);
+            if !bodies.hammer.is_retired() {
+                bodies.hammer.lift_off(pressed);
+                // The friction's load goes with the slider, as the normal one does: the modes
+                // ring on about their unloaded rest, without the jolt of a load let go at once.
+                bodies.bank.hold_static_tangent(self.tangent_n);
+            }
+            self.tangent_n = 0.0;
             self.bristle.reset();
         }
     }
