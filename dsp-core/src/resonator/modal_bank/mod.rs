@@ -113,6 +113,13 @@ pub struct Pickup {
     pub side_pa: f64,
 }
 
+/// Which of a mode's point shapes a force acts through.
+#[derive(Clone, Copy)]
+enum Shape {
+    Strike,
+    Tangent,
+}
+
 /// The step lengths a bank keeps transitions for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Slot {
@@ -641,10 +648,7 @@ impl ModalBank {
     /// qᵢ = φᵢ·F/(M·ω₀ᵢ²), to the state: a body of that weight laid on the object then starts
     /// without a jolt (the object is already where the weight holds it).
     pub fn preload(&mut self, force_n: f64) {
-        for i in 0..self.setup.num_modes {
-            self.q[i] +=
-                self.setup.strike[i] * force_n / (self.setup.mass_kg * self.setup.omega0_sq[i]);
-        }
+        self.shift_equilibrium(Shape::Strike, force_n);
     }
 
     /// A constant force `force_n` (N) now rests on the strike point for good: carry on with the
@@ -652,19 +656,27 @@ impl ModalBank {
     /// vibration is exactly the motion under the constant force, so ringing on without the force
     /// is the same sound (velocities and the pickup are unchanged).
     pub fn hold_static_force(&mut self, force_n: f64) {
-        for i in 0..self.setup.num_modes {
-            self.q[i] -=
-                self.setup.strike[i] * force_n / (self.setup.mass_kg * self.setup.omega0_sq[i]);
-        }
+        self.shift_equilibrium(Shape::Strike, -force_n);
     }
 
     /// A constant tangential force `force_n` (N) held on the strike point is taken away as if
     /// slowly: carry on about the unloaded equilibrium, qᵢ −= τᵢ·F/(M·ω₀ᵢ²) (the tangential
     /// counterpart of [`ModalBank::hold_static_force`]; velocities and the pickups unchanged).
     pub fn hold_static_tangent(&mut self, force_n: f64) {
-        for i in 0..self.setup.num_modes {
-            self.q[i] -=
-                self.setup.tangent[i] * force_n / (self.setup.mass_kg * self.setup.omega0_sq[i]);
+        self.shift_equilibrium(Shape::Tangent, -force_n);
+    }
+
+    /// Add the static displacement a constant force `force_n` (N) holds through `shape`,
+    /// qᵢ += shapeᵢ·F/(M·ω₀ᵢ²): the one rule behind a preload, a held force and a held
+    /// tangential force.
+    fn shift_equilibrium(&mut self, shape: Shape, force_n: f64) {
+        let setup = &self.setup;
+        let shape = match shape {
+            Shape::Strike => &setup.strike,
+            Shape::Tangent => &setup.tangent,
+        };
+        for i in 0..setup.num_modes {
+            self.q[i] += shape[i] * force_n / (setup.mass_kg * setup.omega0_sq[i]);
         }
     }
 
