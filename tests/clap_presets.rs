@@ -5,7 +5,7 @@
 use nice_plug::plugin::ParamValue;
 use urto::presets::{factory, Preset, PRESET_NAME_FIELD};
 use urto::UrtoParams;
-use urto_dsp::voice::{REFERENCE_PEAK_DBFS, ROLL_CREST};
+use urto_dsp::voice::{PlayMode, REFERENCE_PEAK_DBFS, ROLL_CREST};
 use urto_host_tests::{
     clap_path, clap_state, rms, state_json, workspace_root, Midi, Note, NoteOff, ParamChange,
     Render, Session,
@@ -157,8 +157,10 @@ fn every_factory_preset_is_at_the_calibrated_level() {
     for preset in factory() {
         let mut session = Session::new(&clap_path()).expect("load the CLAP");
         session.load_state(&state_of(&preset)).expect("state");
-        // Rolling and sliding are steady sounds (modes 2 and 4).
-        let rolling = matches!(preset.plain_value("mode"), Some(2.0) | Some(4.0));
+        let rolling = preset
+            .plain_value("mode")
+            .and_then(|mode| PlayMode::ALL.get(mode as usize))
+            .is_some_and(|mode| mode.is_steady());
         let (full, full_rms) = level_dbfs(&mut session, 127, 1.5);
         // Velocity 64 on a freshly loaded plugin: also the first note, so a drop (whose pose and
         // spin are each note's own draw) is the same drop, and only the velocity differs.

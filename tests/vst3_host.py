@@ -143,7 +143,7 @@ def level_row(plugin, name, rolling):
 def test_every_object_and_preset_is_at_the_calibrated_level():
     plugin = shared()
     failures = []
-    print("  level table (note 60; rolling presets: RMS over four notes, the calibrated quantity)")
+    print("  level table (note 60; steady presets, roll and slide: RMS over four notes, the calibrated quantity)")
     try:
         for name in OBJECTS:
             plugin.object = name
@@ -159,7 +159,7 @@ def test_every_object_and_preset_is_at_the_calibrated_level():
         for preset in presets:
             for parameter, value in zip(parameters, preset["normalized"]):
                 parameter.raw_value = value
-            failures += level_row(plugin, f"preset: {preset['name']}", rolling=preset["mode"] == "roll")
+            failures += level_row(plugin, f"preset: {preset['name']}", rolling=preset["steady"])
     finally:
         for parameter, value in zip(parameters, defaults):
             parameter.raw_value = value

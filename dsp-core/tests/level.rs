@@ -67,16 +67,14 @@ fn every_object_and_mode_is_at_the_calibrated_level_with_the_velocity_spacing() 
     for mode in PlayMode::ALL {
         for kind in ObjectKind::ALL {
             let patch = patch(kind, mode);
-            let (target, level): (f64, &dyn Fn(u8) -> f64) = match mode {
-                // Steady sounds: a rolling ball, a slider drawn.
-                PlayMode::Roll | PlayMode::Slide => {
-                    (REFERENCE_PEAK_DBFS - 20.0 * ROLL_CREST.log10(), &|v| {
-                        roll_rms_dbfs(&patch, v)
-                    })
-                }
-                _ => (REFERENCE_PEAK_DBFS, &|v| {
+            let (target, level): (f64, &dyn Fn(u8) -> f64) = if mode.is_steady() {
+                (REFERENCE_PEAK_DBFS - 20.0 * ROLL_CREST.log10(), &|v| {
+                    roll_rms_dbfs(&patch, v)
+                })
+            } else {
+                (REFERENCE_PEAK_DBFS, &|v| {
                     peak_dbfs(&render(&patch, REFERENCE_NOTE, v, 1.0))
-                }),
+                })
             };
             let (full, half, soft) = (level(127), level(64), level(1));
             println!(

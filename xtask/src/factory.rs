@@ -30,7 +30,8 @@ pub fn list(json_output: bool) -> Result<()> {
 
 /// Write every factory preset's normalised parameter values, in the order the plugin declares
 /// its parameters (the order a VST3 host lists them), to `path` as JSON:
-/// `[{"name", "mode", "normalized": [..]}]`, `mode` being the play mode's id.
+/// `[{"name", "mode", "steady", "normalized": [..]}]`, `mode` being the play mode's id and
+/// `steady` whether its level is calibrated as a steady sound's RMS ([`PlayMode::is_steady`]).
 pub fn write_normalized(path: &Path) -> Result<()> {
     let params = UrtoParams::default();
     let map = params.param_map();
@@ -50,8 +51,13 @@ pub fn write_normalized(path: &Path) -> Result<()> {
                 })
                 .collect();
             let mode = preset.plain_value("mode").unwrap_or(0.0) as usize;
-            let mode = PlayMode::ALL.get(mode).map(|m| m.id());
-            json!({"name": preset.name, "mode": mode, "normalized": normalized})
+            let mode = PlayMode::ALL.get(mode);
+            json!({
+                "name": preset.name,
+                "mode": mode.map(|m| m.id()),
+                "steady": mode.is_some_and(|m| m.is_steady()),
+                "normalized": normalized,
+            })
         })
         .collect();
     if let Some(parent) = path.parent() {

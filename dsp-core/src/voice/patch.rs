@@ -102,6 +102,12 @@ impl PlayMode {
     pub fn id(self) -> &'static str {
         Self::IDS[self.index()]
     }
+
+    /// Whether the mode makes a steady sound (a rolling ball, a slider drawn), whose calibrated
+    /// level is its RMS over notes, the crest factor below a struck note's peak.
+    pub fn is_steady(self) -> bool {
+        matches!(self, PlayMode::Roll | PlayMode::Slide)
+    }
 }
 
 /// How bodies fall onto the object: the height a bouncing ball or a dropped body is let go from,

@@ -103,10 +103,10 @@ impl PlayMode {
     /// m/s.
     pub(super) fn level_reference(self, patch: &Patch, hardest_m_per_s: f64) -> LevelReference {
         match self {
-            PlayMode::Strike => LevelReference::Ladder { hardest_m_per_s },
+            _ if self.is_steady() => LevelReference::Steady,
             PlayMode::Bounce => bounce::level_reference(patch, hardest_m_per_s),
-            PlayMode::Roll | PlayMode::Slide => LevelReference::Steady,
             PlayMode::Drop => LevelReference::Drops,
+            _ => LevelReference::Ladder { hardest_m_per_s },
         }
     }
 
