@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use urto_dsp::body::DropBody;
 use urto_dsp::body::{StrikerKind, StrikerSpec};
 use urto_dsp::contact::HuntCrossley;
-use urto_dsp::friction::FrictionLaw;
+use urto_dsp::friction::{FrictionLaw, MAX_ROUGHNESS_PER_SQRT_HZ};
 use urto_dsp::integrate::Method;
 use urto_dsp::interaction::{ContactSetup, Damping, Gravity};
 use urto_dsp::material::{Material, MATERIALS};
@@ -199,7 +199,12 @@ fn slide() -> impl Strategy<Value = (f64, FrictionLaw, SurfaceSettings, f64)> {
             log_range(1e-4, 1.0),
             log_range(1e2, 1e9),
         ),
-        (0.0f64..100.0, 0.0f64..1.0, 0.0f64..0.99),
+        (
+            0.0f64..100.0,
+            0.0f64..1.0,
+            0.0f64..0.99,
+            0.0f64..MAX_ROUGHNESS_PER_SQRT_HZ,
+        ),
         (
             0usize..4,
             log_range(1e-8, 1e-3),
@@ -208,7 +213,7 @@ fn slide() -> impl Strategy<Value = (f64, FrictionLaw, SurfaceSettings, f64)> {
         ),
     )
         .prop_map(
-            |(press, (mu_s, mu_k, vs, sigma0), (sigma1, sigma2, beta), surface)| {
+            |(press, (mu_s, mu_k, vs, sigma0), (sigma1, sigma2, beta, roughness), surface)| {
                 let (kind, height_m, spacing_m, coupling) = surface;
                 let law = FrictionLaw {
                     mu_static: mu_s,
@@ -218,6 +223,7 @@ fn slide() -> impl Strategy<Value = (f64, FrictionLaw, SurfaceSettings, f64)> {
                     bristle_damping_n_s_per_m: sigma1,
                     viscous_n_s_per_m: sigma2,
                     breakaway: beta,
+                    roughness_per_sqrt_hz: roughness,
                 };
                 let surface = SurfaceSettings {
                     kind: [

@@ -367,6 +367,11 @@ const TOOLTIPS: &[(&str, &str)] = &[
             No unit.",
     ),
     (
+        "friction-noise",
+        "Roughness of the friction itself: µ flickers by this RMS share over the audible band, \
+            the same at every sample rate. A gritty, hissing slide. Unit: %.",
+    ),
+    (
         "surface",
         "What the slider is drawn over: smooth, rough at every scale, evenly spaced ridges, or \
             sandpaper grain. Read where the slider is: it moves with the speed. Choice.",

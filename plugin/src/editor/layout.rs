@@ -72,6 +72,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
             "bristle-damping",
             "viscous-friction",
             "breakaway",
+            "friction-noise",
         ],
     ),
     (

@@ -3,7 +3,7 @@
 use super::choices::{RidgeShapeChoice, SpeedSourceChoice, StrokeChoice, SurfaceChoice};
 use super::{float, ids, linear, log_float, pow10, skewed, v, Controllers, Kind, PresetKey};
 use nice_plug::prelude::*;
-use urto_dsp::friction::FrictionLaw;
+use urto_dsp::friction::{FrictionLaw, ROUGHNESS_BAND_HZ};
 use urto_dsp::surface::{RidgeShape, SurfaceSettings};
 use urto_dsp::voice::{Patch, Slide};
 
@@ -41,6 +41,9 @@ pub struct SlideParams {
     pub viscous_n_s_per_m: FloatParam,
     #[id = "breakaway"]
     pub breakaway: FloatParam,
+    /// Roughness noise as the relative RMS of µ over 20 kHz, %.
+    #[id = "friction-noise"]
+    pub noise_percent: FloatParam,
     #[id = "surface"]
     pub surface: EnumParam<SurfaceChoice>,
     /// RMS roughness or ridge height, stored as log₁₀(m).
@@ -115,6 +118,13 @@ impl Default for SlideParams {
                 3,
             ),
             breakaway: float("Break-away", law.breakaway, linear(0.0, 0.99), "", 2),
+            noise_percent: float(
+                "Friction noise",
+                100.0 * law.roughness_per_sqrt_hz * ROUGHNESS_BAND_HZ.sqrt(),
+                skewed(0.0, 20.0, -1.0),
+                " %",
+                2,
+            ),
             surface: EnumParam::new("Surface", SurfaceChoice::Smooth),
             height_log10: log_float("Surface height", 1e-6, 1e-8, 1e-3, " m"),
             slope: float("Surface slope", surface.slope, linear(0.0, 3.0), "", 2),
@@ -144,6 +154,7 @@ impl SlideParams {
                 bristle_damping_n_s_per_m: v(&self.bristle_damping_n_s_per_m),
                 viscous_n_s_per_m: v(&self.viscous_n_s_per_m),
                 breakaway: v(&self.breakaway),
+                roughness_per_sqrt_hz: 0.01 * v(&self.noise_percent) / ROUGHNESS_BAND_HZ.sqrt(),
             },
             surface: SurfaceSettings {
                 kind: self.surface.value().kind(),
@@ -200,6 +211,7 @@ impl SlideParams {
                 Kind::Float,
             ),
             PresetKey::new("breakaway", "breakaway", Kind::Float),
+            PresetKey::new("friction_noise_percent", "friction-noise", Kind::Float),
             PresetKey::new("surface", "surface", Kind::Enum(ids::<SurfaceChoice>())),
             PresetKey::new("surface_height_m", "surface-height", Kind::Log10),
             PresetKey::new("surface_slope", "surface-slope", Kind::Float),

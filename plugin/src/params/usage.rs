@@ -91,6 +91,7 @@ const USAGE: &[(&str, &[PlayMode])] = &[
     ("bristle-damping", &[Slide]),
     ("viscous-friction", &[Slide]),
     ("breakaway", &[Slide]),
+    ("friction-noise", &[Slide]),
     ("surface", &[Slide]),
     ("surface-height", &[Slide]),
     ("surface-slope", &[Slide]),

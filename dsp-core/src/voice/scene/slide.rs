@@ -1,7 +1,7 @@
 //! The slide: a slider pressed onto the object and drawn over a surface, its friction solved with the object's modes each sample; at note-off lifted.
 
 use super::{NoteStart, Scene};
-use crate::friction::{Bristle, FrictionLaw, Slip};
+use crate::friction::{Bristle, FrictionLaw, Roughness, Slip};
 use crate::interaction::Gravity;
 use crate::resonator::{ModalBank, Pickup};
 use crate::surface::{SurfaceReader, SurfaceSettings};
@@ -17,6 +17,8 @@ pub(in crate::voice) struct SlideScene {
     on_edge: bool,
     bristle: Bristle,
     law: FrictionLaw,
+    /// The flicker of the dry friction (the law's roughness noise), seeded per note.
+    roughness: Roughness,
     coupling: f64,
     /// The slider is pressed and drawn (until note-off or a stop).
     drawing: bool,
@@ -38,6 +40,7 @@ impl SlideScene {
             on_edge: false,
             bristle: Bristle::new(),
             law: FrictionLaw::rosin(),
+            roughness: Roughness::new(0.0, 48_000.0, 0),
             coupling: 1.0,
             drawing: false,
             velocity_m_per_s: 0.0,
@@ -105,6 +108,9 @@ impl Scene for SlideScene {
         self.reader.set_surface(&surface, 0.0);
         self.bristle.reset();
         self.law = slide.friction.clamped();
+        // A stream of its own: the surface's partials draw from the note's seed too.
+        let stream = note.seed ^ 0x9e37_79b9_7f4a_7c15;
+        self.roughness = Roughness::new(self.law.roughness_per_sqrt_hz, 1.0 / note.dt_s, stream);
         self.coupling = slide.coupling.clamp(0.0, 1.0);
         self.drawing = true;
         self.velocity_m_per_s = 0.0;
@@ -167,7 +173,9 @@ impl Scene for SlideScene {
                 free_m: drive_m - (c * bodies.bank.tangent_displacement_m() - before_m),
                 compliance_m_per_n: c * c * bodies.bank.tangent_compliance_m_per_n(),
             };
-            let step = self.bristle.step(&self.law, normal_n, slip, dt_s);
+            // The roughness modulates the dry friction the law sees, not the normal contact.
+            let law_normal_n = normal_n * self.roughness.next_factor();
+            let step = self.bristle.step(&self.law, law_normal_n, slip, dt_s);
             self.tangent_n = c * step.force_n;
             let more = if step.force_n != 0.0 {
                 let more = bodies.bank.push_tangent(c * step.force_n);
