@@ -260,7 +260,8 @@ impl Plugin for Urto {
                     | NoteEvent::PolyBrightness { .. }
                     | NoteEvent::PolyTuning { .. }
                     | NoteEvent::PolyVolume { .. }
-                    | NoteEvent::PolyPan { .. } => {
+                    | NoteEvent::PolyPan { .. }
+                    | NoteEvent::PolyExpression { .. } => {
                         if let Some((target, change)) = note_expression(&event) {
                             engine.express(&patch, target, change);
                         }
@@ -367,7 +368,8 @@ impl Plugin for Urto {
 }
 
 /// The notes a note expression names and the change it makes (CLAP's and VST3's note expressions
-/// and polyphonic pressure, as nice-plug delivers them: pan −1…1, tuning in semitones); `None`
+/// and polyphonic pressure, as nice-plug delivers them: pan −1…1, tuning in semitones, the
+/// "expression" expression a slider's share of its speed 0…1); `None`
 /// for any other event.
 fn note_expression(event: &NoteEvent<()>) -> Option<(NoteTarget, Change)> {
     let (voice_id, channel, key, change) = match *event {
@@ -411,6 +413,13 @@ fn note_expression(event: &NoteEvent<()>) -> Option<(NoteTarget, Change)> {
             pan,
             ..
         } => (voice_id, channel, key, Change::Pan(pan.into())),
+        NoteEvent::PolyExpression {
+            voice_id,
+            channel,
+            key,
+            expression,
+            ..
+        } => (voice_id, channel, key, Change::Drive(expression.into())),
         _ => return None,
     };
     Some((target(voice_id, channel, key), change))
