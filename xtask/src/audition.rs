@@ -45,8 +45,8 @@ fn find(preset: &str) -> Result<Preset> {
 }
 
 /// Middle C at `velocity` held for `hold_s` of `seconds`, through the CLAP at `clap` with
-/// `preset` loaded: the louder channel over the held span (the one a steady sound's calibration
-/// measures).
+/// `preset` loaded: the channel louder while held, from 0.1 s (the one a steady sound's
+/// calibration measures).
 pub fn play(
     clap: &Path,
     preset: &Preset,
@@ -79,7 +79,7 @@ pub fn play(
             ..Render::default()
         })
         .map_err(|e| anyhow!("rendering {}: {e}", preset.name))?;
-    let held = |c: &Vec<f32>| rms(&c[..(at(hold_s) as usize).min(c.len())]);
+    let held = |c: &Vec<f32>| rms(held_span(c, hold_s));
     let [left, right] = channels;
     Ok(if held(&left) >= held(&right) {
         left
@@ -88,14 +88,19 @@ pub fn play(
     })
 }
 
+/// The span a steady sound is measured over: from 0.1 s to the release.
+fn held_span(audio: &[f32], hold_s: f64) -> &[f32] {
+    let end = ((hold_s * FS) as usize).min(audio.len());
+    &audio[((0.1 * FS) as usize).min(end)..end]
+}
+
 /// What a render measures: its peak, its steady level while held (RMS from 0.1 s to the
 /// release, as a steady sound's calibration hears it) and its strongest spectral peak over that
 /// span.
 fn measure(audio: &[f32], hold_s: f64) -> (f64, f64, f64) {
     let db = |x: f64| 20.0 * x.max(1e-12).log10();
     let peak = audio.iter().fold(0.0f32, |m, x| m.max(x.abs()));
-    let held =
-        &audio[((0.1 * FS) as usize).min(audio.len())..((hold_s * FS) as usize).min(audio.len())];
+    let held = held_span(audio, hold_s);
     let pitch = if held.len() > 64 {
         strongest_peak_hz(held, FS)
     } else {
@@ -108,8 +113,8 @@ pub fn audition(args: &AuditionArgs) -> Result<()> {
     if !(1..=127).contains(&args.velocity) {
         bail!("--velocity must lie in 1…127");
     }
-    if !(args.hold_s > 0.0 && args.seconds >= args.hold_s && args.seconds <= 600.0) {
-        bail!("--hold-s must be > 0 and --seconds at least --hold-s (at most 600)");
+    if !(args.hold_s >= 0.2 && args.seconds >= args.hold_s && args.seconds <= 600.0) {
+        bail!("--hold-s must be at least 0.2 and --seconds at least --hold-s (at most 600)");
     }
     let preset = find(&args.preset)?;
     let audio = play(
@@ -149,9 +154,10 @@ pub fn audition(args: &AuditionArgs) -> Result<()> {
     Ok(())
 }
 
-/// The slide demos: the finger round a wine glass (singing at the glass's mode, marked) and the
-/// squeaking door hinge, each a WAV and a spectrogram.
+/// The slide demos: the finger round a wine glass (singing at the glass's mode) and the
+/// squeaking door hinge, each a WAV and a spectrogram with the object's fundamental marked.
 pub fn render_demos(clap: &Path, out_dir: &Path) -> Result<Vec<String>> {
+    media::register_font()?;
     let mut written = vec![];
     for (name, stem) in [
         ("Finger round a wine glass", "slide-wine-glass"),

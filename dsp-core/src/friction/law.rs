@@ -36,7 +36,9 @@ pub struct FrictionLaw {
     /// Break-away fraction β = z_ba/z_ss, in [0, 0.99].
     pub breakaway: f64,
     /// Roughness noise D, 1/√Hz: the dry friction's relative fluctuation per √Hz, white, in
-    /// [0, [`super::MAX_ROUGHNESS_PER_SQRT_HZ`]] ([`super::Roughness`]; 0: none).
+    /// [0, [`super::MAX_ROUGHNESS_PER_SQRT_HZ`]] (0: none). The step does not apply it: its
+    /// caller draws [`super::Roughness`]'s factor each step and scales the normal force it hands
+    /// the step by it, as the slide does.
     pub roughness_per_sqrt_hz: f64,
 }
 

@@ -183,7 +183,8 @@ impl Partials {
     /// The profile as a tip of radius r feels it: a tip cannot reach into features much
     /// narrower than itself, so the profile is averaged over it, here by a Gaussian of standard
     /// deviation r, which multiplies the partial of wavenumber k by e^(−(k·r)²/2). (A reading:
-    /// FoleyAutomatic's contact smooths the profile by the contact's size; a Gaussian is the
+    /// FoleyAutomatic ([10] in docs/physics.md) smooths the profile by the contact's size; a
+    /// Gaussian is the
     /// average with no ringing of its own.) Partials it leaves below 10⁻⁶ of their height are
     /// left out: the wavenumbers ascend, so all from the first such on.
     pub fn felt_by(&mut self, tip_radius_m: f64) {

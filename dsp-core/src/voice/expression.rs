@@ -116,7 +116,7 @@ pub struct Expression {
     pub gain_db: f64,
     /// The note's share 0…1 of its slider's drawing speed (a CLAP note expression "expression";
     /// 1: the speed its controller gives).
-    pub drive: f64,
+    pub drive_fraction: f64,
 }
 
 impl Expression {
@@ -129,7 +129,7 @@ impl Expression {
         pan: 0.0,
         stiffness_decades: 0.0,
         gain_db: 0.0,
-        drive: 1.0,
+        drive_fraction: 1.0,
     };
 
     /// Factor on the contact stiffness k (the hammer keeps k·scale within the knob's range).
@@ -165,7 +165,7 @@ impl Expression {
             Change::Pan(self.pan),
             Change::StiffnessDecades(self.stiffness_decades),
             Change::GainDb(self.gain_db),
-            Change::Drive(self.drive),
+            Change::Drive(self.drive_fraction),
         ] {
             clean.apply(change);
         }
@@ -205,7 +205,7 @@ impl Expression {
             Change::Pan(x) => (&mut self.pan, x.clamp(-1.0, 1.0)),
             Change::StiffnessDecades(x) => (&mut self.stiffness_decades, x),
             Change::GainDb(x) => (&mut self.gain_db, x),
-            Change::Drive(x) => (&mut self.drive, x.clamp(0.0, 1.0)),
+            Change::Drive(x) => (&mut self.drive_fraction, x.clamp(0.0, 1.0)),
         };
         if value.is_finite() {
             *field = value;

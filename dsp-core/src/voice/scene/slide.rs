@@ -51,16 +51,15 @@ impl SlideScene {
     }
 
     /// The drawing velocity the drive heads for now, m/s: the controller's share of the speed
-    /// times the note's own (`drive`, its expression), forwards, backwards, or turning at either
-    /// end of a back-and-forth stroke.
-    fn target_m_per_s(&mut self, patch: &Patch, drive: f64) -> f64 {
+    /// times the note's own (`drive_fraction`, its expression's, in 0…1), forwards, backwards, or
+    /// turning at either end of a back-and-forth stroke.
+    fn target_m_per_s(&mut self, patch: &Patch, drive_fraction: f64) -> f64 {
         if !self.drawing {
             return 0.0;
         }
         let slide = &patch.slide;
-        let speed = slide.speed_m_per_s.max(0.0)
-            * slide.speed_fraction.clamp(0.0, 1.0)
-            * drive.clamp(0.0, 1.0);
+        let speed =
+            slide.speed_m_per_s.max(0.0) * slide.speed_fraction.clamp(0.0, 1.0) * drive_fraction;
         match slide.stroke {
             Stroke::Forward => speed,
             Stroke::Backward => -speed,
@@ -143,7 +142,7 @@ impl Scene for SlideScene {
         let keep = (-dt_s / patch.slide.smoothing_s.max(1e-4)).exp();
         let c = self.coupling;
         for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
-            let target = self.target_m_per_s(patch, bodies.drive);
+            let target = self.target_m_per_s(patch, bodies.drive_fraction);
             self.velocity_m_per_s = target + keep * (self.velocity_m_per_s - target);
             let profile = self.reader.advance(self.velocity_m_per_s);
             bodies
