@@ -152,12 +152,12 @@ fn rolling_rms_dbfs(session: &mut Session, velocity: u8) -> f64 {
 /// rolling crest factor below that, ±3 dB), and velocity 64 is 8–14 dB below velocity 127.
 #[test]
 fn every_factory_preset_is_at_the_calibrated_level() {
-    let steady_target = REFERENCE_PEAK_DBFS - 20.0 * ROLL_CREST.log10();
+    let rolling_target = REFERENCE_PEAK_DBFS - 20.0 * ROLL_CREST.log10();
     let mut failures = vec![];
     for preset in factory() {
         let mut session = Session::new(&clap_path()).expect("load the CLAP");
         session.load_state(&state_of(&preset)).expect("state");
-        let steady = preset
+        let rolling = preset
             .plain_value("mode")
             .and_then(|mode| PlayMode::ALL.get(mode as usize))
             .is_some_and(|mode| mode.is_steady());
@@ -167,12 +167,12 @@ fn every_factory_preset_is_at_the_calibrated_level() {
         let mut fresh = Session::new(&clap_path()).expect("load the CLAP");
         fresh.load_state(&state_of(&preset)).expect("state");
         let (half, _) = level_dbfs(&mut fresh, 64, 1.5);
-        let (level, spacing, target) = if steady {
+        let (level, spacing, target) = if rolling {
             let (full, half) = (
                 rolling_rms_dbfs(&mut session, 127),
                 rolling_rms_dbfs(&mut session, 64),
             );
-            (full, full - half, steady_target)
+            (full, full - half, rolling_target)
         } else {
             (full, full - half, REFERENCE_PEAK_DBFS)
         };

@@ -369,13 +369,7 @@ pub fn render_all(out_dir: &Path) -> Result<Vec<String>> {
             .striker
             .body(scene.patch.hammer_mass_kg, &mut modes);
         let marks: Vec<f64> = modes[..body.num_modes].iter().map(|m| m.freq_hz).collect();
-        media::spectrogram(
-            &path,
-            title,
-            &render(&scene),
-            &marks,
-            "the striker's own modes",
-        )?;
+        media::spectrogram(&path, title, &render(&scene), &marks)?;
         written.push(format!("  {}", path.display()));
     }
     Ok(written)

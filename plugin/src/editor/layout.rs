@@ -60,7 +60,6 @@ pub const GROUPS: &[(&str, &[&str])] = &[
             "stroke-length",
             "slide-coupling",
             "slide-edge",
-            "slider-tip",
         ],
     ),
     (
@@ -73,7 +72,6 @@ pub const GROUPS: &[(&str, &[&str])] = &[
             "bristle-damping",
             "viscous-friction",
             "breakaway",
-            "friction-noise",
         ],
     ),
     (

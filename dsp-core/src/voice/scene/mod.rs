@@ -104,11 +104,9 @@ impl PlayMode {
     pub(super) fn level_reference(self, patch: &Patch, hardest_m_per_s: f64) -> LevelReference {
         match self {
             _ if self.is_steady() => LevelReference::Steady,
-            PlayMode::Strike => LevelReference::Ladder { hardest_m_per_s },
             PlayMode::Bounce => bounce::level_reference(patch, hardest_m_per_s),
             PlayMode::Drop => LevelReference::Drops,
-            // Steady: the guard above.
-            PlayMode::Roll | PlayMode::Slide => LevelReference::Steady,
+            _ => LevelReference::Ladder { hardest_m_per_s },
         }
     }
 
