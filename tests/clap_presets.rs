@@ -157,7 +157,7 @@ fn every_factory_preset_is_at_the_calibrated_level() {
     for preset in factory() {
         let mut session = Session::new(&clap_path()).expect("load the CLAP");
         session.load_state(&state_of(&preset)).expect("state");
-        let rolling = preset
+        let steady = preset
             .plain_value("mode")
             .and_then(|mode| PlayMode::ALL.get(mode as usize))
             .is_some_and(|mode| mode.is_steady());
@@ -167,7 +167,7 @@ fn every_factory_preset_is_at_the_calibrated_level() {
         let mut fresh = Session::new(&clap_path()).expect("load the CLAP");
         fresh.load_state(&state_of(&preset)).expect("state");
         let (half, _) = level_dbfs(&mut fresh, 64, 1.5);
-        let (level, spacing, target) = if rolling {
+        let (level, spacing, target) = if steady {
             let (full, half) = (
                 rolling_rms_dbfs(&mut session, 127),
                 rolling_rms_dbfs(&mut session, 64),

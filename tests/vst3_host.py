@@ -124,12 +124,12 @@ def rolling_level(plugin, velocity, notes=4):
     return 10.0 * math.log10(max(max(mean_squares), 1e-60))
 
 
-def level_row(plugin, name, rolling):
+def level_row(plugin, name, steady):
     """One row of the level table; returns the failures."""
     (full, full_rms), (half, _) = note_level(plugin, 127, 1.5), note_level(plugin, 64, 1.5)
-    if rolling:
+    if steady:
         full_rms, half_rms = rolling_level(plugin, 127), rolling_level(plugin, 64)
-    level, spacing, target = (full_rms, full_rms - half_rms, ROLLING_RMS_DBFS) if rolling else (
+    level, spacing, target = (full_rms, full_rms - half_rms, ROLLING_RMS_DBFS) if steady else (
         full, full - half, LEVEL_DBFS)
     print(f"  {name:<40} 127: {full:6.1f} dBFS peak {full_rms:6.1f} RMS   64: {half:6.1f} peak   {spacing:4.1f} dB")
     failures = []
@@ -147,7 +147,7 @@ def test_every_object_and_preset_is_at_the_calibrated_level():
     try:
         for name in OBJECTS:
             plugin.object = name
-            failures += level_row(plugin, f"object: {name}", rolling=False)
+            failures += level_row(plugin, f"object: {name}", steady=False)
     finally:
         plugin.object = "Marimba bar"
     parameters = list(plugin.parameters.values())
@@ -159,7 +159,7 @@ def test_every_object_and_preset_is_at_the_calibrated_level():
         for preset in presets:
             for parameter, value in zip(parameters, preset["normalized"]):
                 parameter.raw_value = value
-            failures += level_row(plugin, f"preset: {preset['name']}", rolling=preset["steady"])
+            failures += level_row(plugin, f"preset: {preset['name']}", steady=preset["steady"])
     finally:
         for parameter, value in zip(parameters, defaults):
             parameter.raw_value = value

@@ -104,9 +104,11 @@ impl PlayMode {
     pub(super) fn level_reference(self, patch: &Patch, hardest_m_per_s: f64) -> LevelReference {
         match self {
             _ if self.is_steady() => LevelReference::Steady,
+            PlayMode::Strike => LevelReference::Ladder { hardest_m_per_s },
             PlayMode::Bounce => bounce::level_reference(patch, hardest_m_per_s),
             PlayMode::Drop => LevelReference::Drops,
-            _ => LevelReference::Ladder { hardest_m_per_s },
+            // Steady: the guard above; named so that a new mode must be placed here.
+            PlayMode::Roll | PlayMode::Slide => LevelReference::Steady,
         }
     }
 
