@@ -354,3 +354,55 @@ fn pitch_bend_moves_the_notes_of_its_channel() {
         "bent to {heard_hz} Hz, expected {expected_hz}"
     );
 }
+
+/// RMS of `signal` from `from` on.
+fn rms_from(signal: &[f32], from: usize) -> f64 {
+    urto_host_tests::rms(&signal[from..])
+}
+
+/// The note expression "expression" (CLAP: 0…1) is a slider's share of its drawing speed: a
+/// zip pulled at full speed rasps on; told 0, its slider slows to a stop within its 30 ms
+/// smoothing and the zip's short ring (T60 0.04 s) dies away — 60 dB down 0.2 s later; told
+/// under another note id, it plays on unchanged.
+#[test]
+fn the_expression_expression_draws_only_its_slider() {
+    let zip = urto::presets::factory()
+        .into_iter()
+        .find(|p| p.name == "Zip")
+        .expect("the Zip preset");
+    let state = serde_json::to_vec(&zip.to_state(&urto::UrtoParams::default())).unwrap();
+    let mut session = Session::new(&clap_path()).expect("the CLAP loads");
+    session
+        .load_state(&urto_host_tests::clap_state(&state))
+        .unwrap();
+    let note = [voiced(60, 0, A)];
+    let stop = |note_id| Expression {
+        note_id,
+        ..expression(NoteExpressionType::Expression, 0.0)
+    };
+    let mut play = |expressions: &[Expression]| {
+        render(
+            &mut session,
+            &Render {
+                sample_rate_hz: FS,
+                block_frames: 256,
+                total_frames: FRAMES,
+                voiced: &note,
+                expressions,
+                ..Render::default()
+            },
+        )
+    };
+    let (drawn, stopped, elsewhere) = (play(&[]), play(&[stop(A)]), play(&[stop(B)]));
+    let late = EVENT_AT as usize + 9_600;
+    let (drawn_rms, stopped_rms) = (rms_from(&drawn[0], late), rms_from(&stopped[0], late));
+    assert!(drawn_rms > 1e-3, "the zip is drawn: RMS {drawn_rms}");
+    assert!(
+        stopped_rms < 1e-3 * drawn_rms,
+        "stopped: RMS {stopped_rms} against {drawn_rms} drawn"
+    );
+    assert_eq!(
+        elsewhere, drawn,
+        "an expression for another note changed this one"
+    );
+}

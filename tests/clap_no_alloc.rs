@@ -72,13 +72,14 @@ fn process_does_not_allocate() {
         (NoteExpressionType::Pan, 0.2),
         (NoteExpressionType::Brightness, 0.9),
         (NoteExpressionType::Pressure, 0.6),
+        (NoteExpressionType::Expression, 0.4),
     ];
     let expressions: Vec<Expression> = (0..300u64)
         .map(|i| Expression {
             at_sample: i * 139 + 50,
             note_id: (i / 3) as u32,
-            kind: kinds[(i % 5) as usize].0,
-            value: kinds[(i % 5) as usize].1,
+            kind: kinds[i as usize % kinds.len()].0,
+            value: kinds[i as usize % kinds.len()].1,
         })
         .collect();
     // The first factory preset of each mode, then the contact and the mode automated under the

@@ -152,7 +152,7 @@ fn rolling_rms_dbfs(session: &mut Session, velocity: u8) -> f64 {
 /// rolling crest factor below that, ±3 dB), and velocity 64 is 8–14 dB below velocity 127.
 #[test]
 fn every_factory_preset_is_at_the_calibrated_level() {
-    let rolling_target = REFERENCE_PEAK_DBFS - 20.0 * ROLL_CREST.log10();
+    let steady_target = REFERENCE_PEAK_DBFS - 20.0 * ROLL_CREST.log10();
     let mut failures = vec![];
     for preset in factory() {
         let mut session = Session::new(&clap_path()).expect("load the CLAP");
@@ -172,7 +172,7 @@ fn every_factory_preset_is_at_the_calibrated_level() {
                 rolling_rms_dbfs(&mut session, 127),
                 rolling_rms_dbfs(&mut session, 64),
             );
-            (full, full - half, rolling_target)
+            (full, full - half, steady_target)
         } else {
             (full, full - half, REFERENCE_PEAK_DBFS)
         };

@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use urto_dsp::body::DropBody;
 use urto_dsp::body::{StrikerKind, StrikerSpec};
 use urto_dsp::contact::HuntCrossley;
-use urto_dsp::friction::FrictionLaw;
+use urto_dsp::friction::{FrictionLaw, MAX_ROUGHNESS_PER_SQRT_HZ};
 use urto_dsp::integrate::Method;
 use urto_dsp::interaction::{ContactSetup, Damping, Gravity};
 use urto_dsp::material::{Material, MATERIALS};
@@ -170,11 +170,12 @@ fn patch() -> impl Strategy<Value = Patch> {
                     seed: 3,
                 };
                 p.roll.speed_m_per_s = speed;
-                let (press_weights, friction, surface, coupling) = slide;
+                let (press_weights, friction, surface, coupling, tip_radius_m) = slide;
                 // A slider presses with up to 30 of its weights, as a ball's press does.
                 p.slide.force_n = p.hammer_mass_kg * 9.81 * press_weights;
                 (p.slide.friction, p.slide.surface, p.slide.coupling) =
                     (friction, surface, coupling);
+                p.slide.tip_radius_m = tip_radius_m;
                 p.slide.speed_m_per_s = speed;
                 (p.tuning.key_tracking, p.tuning.fixed_f0_hz) = tuning;
                 (p.level, p.velocity.range_db, p.velocity.shape) = dynamics;
@@ -189,8 +190,8 @@ fn patch() -> impl Strategy<Value = Patch> {
         )
 }
 
-/// A slider's press (in its weights), friction law, surface and coupling.
-fn slide() -> impl Strategy<Value = (f64, FrictionLaw, SurfaceSettings, f64)> {
+/// A slider's press (in its weights), friction law, surface, coupling and tip radius.
+fn slide() -> impl Strategy<Value = (f64, FrictionLaw, SurfaceSettings, f64, f64)> {
     (
         log_range(0.1, 30.0),
         (
@@ -199,17 +200,23 @@ fn slide() -> impl Strategy<Value = (f64, FrictionLaw, SurfaceSettings, f64)> {
             log_range(1e-4, 1.0),
             log_range(1e2, 1e9),
         ),
-        (0.0f64..100.0, 0.0f64..1.0, 0.0f64..0.99),
+        (
+            0.0f64..100.0,
+            0.0f64..1.0,
+            0.0f64..0.99,
+            0.0f64..MAX_ROUGHNESS_PER_SQRT_HZ,
+        ),
         (
             0usize..4,
             log_range(1e-8, 1e-3),
             log_range(1e-4, 0.05),
             0.0f64..1.0,
+            log_range(1e-5, 1e-2),
         ),
     )
         .prop_map(
-            |(press, (mu_s, mu_k, vs, sigma0), (sigma1, sigma2, beta), surface)| {
-                let (kind, height_m, spacing_m, coupling) = surface;
+            |(press, (mu_s, mu_k, vs, sigma0), (sigma1, sigma2, beta, roughness), surface)| {
+                let (kind, height_m, spacing_m, coupling, tip_radius_m) = surface;
                 let law = FrictionLaw {
                     mu_static: mu_s,
                     mu_kinetic: mu_k,
@@ -218,6 +225,7 @@ fn slide() -> impl Strategy<Value = (f64, FrictionLaw, SurfaceSettings, f64)> {
                     bristle_damping_n_s_per_m: sigma1,
                     viscous_n_s_per_m: sigma2,
                     breakaway: beta,
+                    roughness_per_sqrt_hz: roughness,
                 };
                 let surface = SurfaceSettings {
                     kind: [
@@ -231,7 +239,7 @@ fn slide() -> impl Strategy<Value = (f64, FrictionLaw, SurfaceSettings, f64)> {
                     ridge_shape: RidgeShape::Saw,
                     ..SurfaceSettings::smooth()
                 };
-                (press, law, surface, coupling)
+                (press, law, surface, coupling, tip_radius_m)
             },
         )
 }
@@ -283,6 +291,7 @@ fn change() -> impl Strategy<Value = Change> {
         (-1.0..=1.0f64).prop_map(Change::Pan),
         (-10.0..=10.0f64).prop_map(Change::StiffnessDecades),
         (-60.0..=60.0f64).prop_map(Change::GainDb),
+        (-0.5..=1.5f64).prop_map(Change::Drive),
     ]
 }
 

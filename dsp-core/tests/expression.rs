@@ -40,7 +40,7 @@ fn panned(pan: f64) -> Expression {
 }
 
 /// Every kind of change but pan (which would move A into B's channel), as a note would get them.
-const CHANGES: [Change; 7] = [
+const CHANGES: [Change; 8] = [
     Change::Tuning(7.0),
     Change::Bend(-2.0),
     Change::Brightness(1.0),
@@ -48,18 +48,20 @@ const CHANGES: [Change; 7] = [
     Change::Volume(0.25),
     Change::StiffnessDecades(-1.0),
     Change::GainDb(-6.0),
+    Change::Drive(0.0),
 ];
 
 /// Whether `change` is heard in `mode` after the first 0.1 s: brightness and stiffness act on
 /// contacts to come (none after a single strike; a rolling ball may never leave the surface; a
 /// dropped body lands after 0.25 s), pressure on a ball (a struck hammer has flown off; a
-/// tumbling body is not pressed).
+/// tumbling body is not pressed), drive on a slider alone.
 fn is_heard(change: Change, mode: PlayMode) -> bool {
     match change {
         Change::Brightness(_) | Change::StiffnessDecades(_) => {
             matches!(mode, PlayMode::Bounce | PlayMode::Drop)
         }
-        Change::Pressure(_) => matches!(mode, PlayMode::Bounce | PlayMode::Roll),
+        Change::Pressure(_) => matches!(mode, PlayMode::Bounce | PlayMode::Roll | PlayMode::Slide),
+        Change::Drive(_) => mode == PlayMode::Slide,
         _ => true,
     }
 }

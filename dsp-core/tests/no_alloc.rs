@@ -50,6 +50,7 @@ fn expression_does_not_allocate() {
             Change::Pan(-0.3),
             Change::StiffnessDecades(0.5),
             Change::GainDb(-3.0),
+            Change::Drive(0.4),
         ];
         assert_no_alloc(|| {
             for i in 0..100u8 {

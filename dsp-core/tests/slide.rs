@@ -43,6 +43,7 @@ fn finger_on_glass() -> Patch {
         bristle_damping_n_s_per_m: 5.0,
         viscous_n_s_per_m: 0.0,
         breakaway: 0.7,
+        roughness_per_sqrt_hz: 0.0,
     };
     patch.slide.force_n = 1.5;
     patch.slide.speed_m_per_s = 0.08;

@@ -218,6 +218,7 @@ impl Plugin for Urto {
             }
         }
         // Render up to each note event, then apply it: note timing is sample-accurate.
+        let vst3 = context.plugin_api() == PluginApi::Vst3;
         let mut next_event = context.next_event();
         let mut start = 0;
         loop {
@@ -260,8 +261,9 @@ impl Plugin for Urto {
                     | NoteEvent::PolyBrightness { .. }
                     | NoteEvent::PolyTuning { .. }
                     | NoteEvent::PolyVolume { .. }
-                    | NoteEvent::PolyPan { .. } => {
-                        if let Some((target, change)) = note_expression(&event) {
+                    | NoteEvent::PolyPan { .. }
+                    | NoteEvent::PolyExpression { .. } => {
+                        if let Some((target, change)) = note_expression(&event, vst3) {
                             engine.express(&patch, target, change);
                         }
                     }
@@ -367,9 +369,12 @@ impl Plugin for Urto {
 }
 
 /// The notes a note expression names and the change it makes (CLAP's and VST3's note expressions
-/// and polyphonic pressure, as nice-plug delivers them: pan −1…1, tuning in semitones); `None`
-/// for any other event.
-fn note_expression(event: &NoteEvent<()>) -> Option<(NoteTarget, Change)> {
+/// and polyphonic pressure, as nice-plug delivers them: pan −1…1, tuning in semitones, the
+/// "expression" expression a slider's share of its speed 0…1); `None` for any other event.
+/// nice-plug 0.4.2's VST3 wrapper delivers a host's brightness as `PolyExpression` and its
+/// expression as `PolyBrightness` (its `note_expressions.rs` swaps the two ids), so under VST3
+/// (`vst3`) they are swapped back here.
+fn note_expression(event: &NoteEvent<()>, vst3: bool) -> Option<(NoteTarget, Change)> {
     let (voice_id, channel, key, change) = match *event {
         NoteEvent::PolyPressure {
             voice_id,
@@ -388,7 +393,7 @@ fn note_expression(event: &NoteEvent<()>) -> Option<(NoteTarget, Change)> {
             voice_id,
             channel,
             key,
-            Change::Brightness(brightness.into()),
+            brightness_or_drive(brightness, vst3),
         ),
         NoteEvent::PolyTuning {
             voice_id,
@@ -411,9 +416,30 @@ fn note_expression(event: &NoteEvent<()>) -> Option<(NoteTarget, Change)> {
             pan,
             ..
         } => (voice_id, channel, key, Change::Pan(pan.into())),
+        NoteEvent::PolyExpression {
+            voice_id,
+            channel,
+            key,
+            expression,
+            ..
+        } => (
+            voice_id,
+            channel,
+            key,
+            brightness_or_drive(expression, !vst3),
+        ),
         _ => return None,
     };
     Some((target(voice_id, channel, key), change))
+}
+
+/// A brightness note expression as Urto reads it, or (`drive`) a slider's share of its speed.
+fn brightness_or_drive(value: f32, drive: bool) -> Change {
+    if drive {
+        Change::Drive(value.into())
+    } else {
+        Change::Brightness(value.into())
+    }
 }
 
 /// The notes an event names: by note id if it has one, else by channel and key (a wildcard matches
@@ -452,3 +478,42 @@ impl Vst3Plugin for Urto {
 
 nice_export_clap!(Urto);
 nice_export_vst3!(Urto);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// nice-plug 0.4.2 hands a VST3 host's brightness over as `PolyExpression` and its
+    /// expression as `PolyBrightness`; a CLAP host's arrive as named. Either way, brightness
+    /// reaches the contact's stiffness and expression a slider's speed.
+    #[test]
+    fn brightness_and_expression_arrive_as_named_through_either_api() {
+        let brightness = |value| NoteEvent::<()>::PolyBrightness {
+            timing: 0,
+            voice_id: VoiceID::ID(7),
+            channel: Channel::Number(0),
+            key: Key::Number(60),
+            brightness: value,
+        };
+        let expression = |value| NoteEvent::<()>::PolyExpression {
+            timing: 0,
+            voice_id: VoiceID::ID(7),
+            channel: Channel::Number(0),
+            key: Key::Number(60),
+            expression: value,
+        };
+        let change = |event, vst3| note_expression(&event, vst3).map(|(_, change)| change);
+        assert_eq!(
+            change(brightness(0.25), false),
+            Some(Change::Brightness(0.25))
+        );
+        assert_eq!(change(expression(0.75), false), Some(Change::Drive(0.75)));
+        // Through VST3: the host's brightness came as PolyExpression, its expression as
+        // PolyBrightness.
+        assert_eq!(
+            change(expression(0.25), true),
+            Some(Change::Brightness(0.25))
+        );
+        assert_eq!(change(brightness(0.75), true), Some(Change::Drive(0.75)));
+    }
+}

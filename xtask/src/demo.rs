@@ -44,9 +44,10 @@ pub fn render_all(clap: &Path, out_dir: &Path) -> Result<()> {
     }
     let mut scenes = crate::scenes::render_all(out_dir)?;
     scenes.extend(crate::drop::render_demos(out_dir)?);
+    written.extend(crate::audition::render_demos(clap, out_dir)?);
     println!("Bundles:\n  target/bundled/Urto.clap\n  target/bundled/Urto.vst3");
     println!(
-        "Demo renders (48 kHz, through the CLAP):\n{}",
+        "Demo renders (48 kHz, through the CLAP; the slides with their spectrograms):\n{}",
         written.join("\n")
     );
     println!(

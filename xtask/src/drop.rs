@@ -292,7 +292,7 @@ pub fn render_demos(out_dir: &Path) -> Result<Vec<String>> {
             &impacts,
         )?;
         let spectrogram = out_dir.join(format!("{name}-spectrogram.png"));
-        media::spectrogram(&spectrogram, title, &audio, &[])?;
+        media::spectrogram(&spectrogram, title, &audio, &[], "")?;
         for path in [wav, png, spectrogram] {
             written.push(format!("  {}", path.display()));
         }

@@ -130,6 +130,8 @@ fn law(args: &LawArgs, mass_kg: Option<f64>) -> Result<FrictionLaw, Refusal> {
         bristle_damping_n_s_per_m: damping,
         viscous_n_s_per_m: args.viscous_n_s_per_m,
         breakaway: args.breakaway,
+        // The experiments compare with noiseless closed forms.
+        roughness_per_sqrt_hz: 0.0,
     })
 }
 

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod apt;
+mod audition;
 mod bench;
 mod demo;
 mod drop;
@@ -41,6 +42,9 @@ const USAGE: &str = "usage: cargo xtask <command>
                          64-voice real-time factor, note-on and 64-note burst; the editor's frame
                          (JSON: headline figures)
   presets [--json]       the factory presets by category, with their descriptions
+  audition PRESET [--velocity V] [--hold-s H] [--seconds S] [--out DIR] [--json]
+                         bundle, then play a preset (file or factory name) on middle C through
+                         the CLAP: its WAV and spectrogram, peak, held RMS, strongest peak
   vst3        bundle, then only the VST3 test in pedalboard (level table, host behaviour)
   paper [--json]         Tables I–III and the Fig. 3 thresholds beside the paper's
   impact (--k --mu --alpha | --object-material M) --vin [--mass --fs --method --correction
@@ -101,6 +105,10 @@ fn main() -> Result<()> {
         }
         Some("bench") => bench::bench(args.iter().any(|a| a == "--json")),
         Some("presets") => factory::list(args.iter().any(|a| a == "--json")),
+        Some("audition") => {
+            bundle_release()?;
+            audition::audition(&audition::AuditionArgs::parse_from(&args))
+        }
         Some("vst3") => {
             bundle_release()?;
             vst3_test()

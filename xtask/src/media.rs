@@ -109,9 +109,15 @@ const SPECTROGRAM_RANGE_DB: f64 = 90.0;
 
 /// A spectrogram of `audio` (Hann-windowed frames of [`FRAME`] every [`HOP`] samples) as a PNG:
 /// time across, frequency up to [`SPECTROGRAM_MAX_HZ`], level in dB below the loudest cell; the
-/// striker's mode frequencies `marks_hz` as white dashes at the left edge (those above the plot
-/// are listed in the caption).
-pub fn spectrogram(path: &Path, title: &str, audio: &[f32], marks_hz: &[f64]) -> Result<()> {
+/// frequencies `marks_hz` (what they are: `marks_are`, e.g. the striker's modes) as white dashes
+/// at the left edge (those above the plot are listed in the caption).
+pub fn spectrogram(
+    path: &Path,
+    title: &str,
+    audio: &[f32],
+    marks_hz: &[f64],
+    marks_are: &str,
+) -> Result<()> {
     let fft = rustfft::FftPlanner::<f64>::new().plan_fft_forward(FRAME);
     let window: Vec<f64> = (0..FRAME)
         .map(|i| 0.5 - 0.5 * (std::f64::consts::TAU * i as f64 / FRAME as f64).cos())
@@ -176,10 +182,10 @@ pub fn spectrogram(path: &Path, title: &str, audio: &[f32], marks_hz: &[f64]) ->
     let caption = if marks_hz.is_empty() {
         String::new()
     } else if above.is_empty() {
-        "white dashes: the striker's own modes".to_string()
+        format!("white dashes: {marks_are}")
     } else {
         format!(
-            "white dashes: the striker's own modes; above the plot: {} …",
+            "white dashes: {marks_are}; above the plot: {} …",
             above.join(", ")
         )
     };

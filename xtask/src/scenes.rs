@@ -369,7 +369,13 @@ pub fn render_all(out_dir: &Path) -> Result<Vec<String>> {
             .striker
             .body(scene.patch.hammer_mass_kg, &mut modes);
         let marks: Vec<f64> = modes[..body.num_modes].iter().map(|m| m.freq_hz).collect();
-        media::spectrogram(&path, title, &render(&scene), &marks)?;
+        media::spectrogram(
+            &path,
+            title,
+            &render(&scene),
+            &marks,
+            "the striker's own modes",
+        )?;
         written.push(format!("  {}", path.display()));
     }
     Ok(written)

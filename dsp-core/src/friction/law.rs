@@ -35,6 +35,11 @@ pub struct FrictionLaw {
     pub viscous_n_s_per_m: f64,
     /// Break-away fraction β = z_ba/z_ss, in [0, 0.99].
     pub breakaway: f64,
+    /// Roughness noise D, 1/√Hz: the dry friction's relative fluctuation per √Hz, white, in
+    /// [0, [`super::MAX_ROUGHNESS_PER_SQRT_HZ`]] (0: none). The step does not apply it: its
+    /// caller draws [`super::Roughness`]'s factor each step and scales the normal force it hands
+    /// the step by it, as the slide does.
+    pub roughness_per_sqrt_hz: f64,
 }
 
 impl FrictionLaw {
@@ -48,11 +53,13 @@ impl FrictionLaw {
             bristle_damping_n_s_per_m: 0.0,
             viscous_n_s_per_m: 0.0,
             breakaway: 0.7,
+            roughness_per_sqrt_hz: 0.0,
         }
     }
 
     /// The law with every parameter in its range (negative coefficients to zero, the bristle's
-    /// stiffness into [1, 10⁹] N/m, the break-away fraction into [0, 0.99]); NaN becomes the
+    /// stiffness into [1, 10⁹] N/m, the break-away fraction into [0, 0.99], the roughness into
+    /// [0, [`super::MAX_ROUGHNESS_PER_SQRT_HZ`]]); NaN becomes the
     /// range's low end.
     pub fn clamped(&self) -> Self {
         let non_negative = |x: f64| if x > 0.0 { x } else { 0.0 };
@@ -65,6 +72,8 @@ impl FrictionLaw {
             bristle_damping_n_s_per_m: non_negative(self.bristle_damping_n_s_per_m),
             viscous_n_s_per_m: non_negative(self.viscous_n_s_per_m),
             breakaway: non_negative(self.breakaway).min(MAX_BREAKAWAY),
+            roughness_per_sqrt_hz: non_negative(self.roughness_per_sqrt_hz)
+                .min(super::MAX_ROUGHNESS_PER_SQRT_HZ),
         }
     }
 

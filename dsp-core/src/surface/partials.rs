@@ -180,6 +180,25 @@ impl Partials {
             .for_each(|a| *a *= scale);
     }
 
+    /// The profile as a tip of radius r feels it: a tip cannot reach into features much
+    /// narrower than itself, so the profile is averaged over it, here by a Gaussian of standard
+    /// deviation r, which multiplies the partial of wavenumber k by e^(−(k·r)²/2). (A reading:
+    /// FoleyAutomatic ([10] in docs/physics.md) smooths the profile by the contact's size; a
+    /// Gaussian is the
+    /// average with no ringing of its own.) Partials it leaves below 10⁻⁶ of their height are
+    /// left out: the wavenumbers ascend, so all from the first such on.
+    pub fn felt_by(&mut self, tip_radius_m: f64) {
+        let r = tip_radius_m.max(0.0);
+        for i in 0..self.count {
+            let gain = (-0.5 * (self.wavenumber_per_m[i] * r).powi(2)).exp();
+            if gain < 1e-6 {
+                self.count = i;
+                break;
+            }
+            self.amplitude_m[i] *= gain;
+        }
+    }
+
     /// The height at `x_m`, summed directly (for tests and tools; [`super::SurfaceReader`]
     /// reads it band-limited, sample by sample).
     pub fn height_m(&self, x_m: f64) -> f64 {

@@ -80,9 +80,11 @@ impl SurfaceReader {
         self.left_in_block = 0;
     }
 
-    /// Read `settings`' surface from `x_m` on. Allocation-free (its partials are built in place).
-    pub fn set_surface(&mut self, settings: &SurfaceSettings, x_m: f64) {
+    /// Read `settings`' surface as a tip of radius `tip_radius_m` feels it ([`Partials::felt_by`];
+    /// 0: a point) from `x_m` on. Allocation-free (its partials are built in place).
+    pub fn set_surface(&mut self, settings: &SurfaceSettings, tip_radius_m: f64, x_m: f64) {
         self.partials = Partials::new(settings);
+        self.partials.felt_by(tip_radius_m);
         for i in 0..self.partials.count {
             let (s, c) = self.partials.phase[i].sin_cos();
             self.phase_re[i] = c;

@@ -65,7 +65,7 @@ pub fn scrape(s: &Scrape, from_m: f64, samples: usize) -> Vec<f64> {
     });
     probe.place(&rigid, &setup, mass);
     let mut reader = SurfaceReader::new(s.sample_rate_hz);
-    reader.set_surface(&s.surface, from_m);
+    reader.set_surface(&s.surface, 0.0, from_m);
     let dt = 1.0 / s.sample_rate_hz;
     (0..samples)
         .map(|_| {

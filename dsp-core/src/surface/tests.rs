@@ -36,7 +36,7 @@ fn grain() -> SurfaceSettings {
 /// Read `settings` from x = 0 at `speed` for `samples`, then at `back` for as many.
 fn read(settings: &SurfaceSettings, rate_hz: f64, speeds: &[(f64, usize)]) -> Vec<ProfileSample> {
     let mut reader = SurfaceReader::new(rate_hz);
-    reader.set_surface(settings, 0.0);
+    reader.set_surface(settings, 0.0, 0.0);
     speeds
         .iter()
         .flat_map(|&(v, n)| std::iter::repeat_n(v, n))
@@ -171,4 +171,37 @@ fn a_rough_surface_has_its_rms_height_and_its_spectral_slope() {
         (ratio / 64.0 - 1.0).abs() < 0.6,
         "6 octaves down hold {ratio}× the power"
     );
+}
+
+/// A tip of radius r feels the profile averaged over a Gaussian of standard deviation r: the
+/// felt teeth at each point equal that average of the raw teeth, integrated here by the
+/// trapezoidal rule over ±6·r (not through the partials' gains).
+#[test]
+fn a_tip_feels_the_profile_averaged_over_its_size() {
+    let teeth = ridges(RidgeShape::Teeth { duty: 0.4 });
+    let raw = Partials::new(&teeth);
+    let r = 0.2e-3;
+    let mut felt = raw;
+    felt.felt_by(r);
+    assert!(
+        felt.count < raw.count,
+        "the finest teeth harmonics are left out"
+    );
+    let steps = 2400;
+    let du = 12.0 * r / steps as f64;
+    for x in [0.0, 0.3e-3, 0.79e-3, 1.6e-3] {
+        let average: f64 = (0..=steps)
+            .map(|i| {
+                let u = -6.0 * r + i as f64 * du;
+                let weight = (-0.5 * (u / r).powi(2)).exp() / (r * std::f64::consts::TAU.sqrt());
+                let end = if i == 0 || i == steps { 0.5 } else { 1.0 };
+                end * weight * raw.height_m(x - u) * du
+            })
+            .sum();
+        let got = felt.height_m(x);
+        assert!(
+            (got - average).abs() < 1e-4 * teeth.height_m,
+            "x {x}: felt {got} against the average {average}"
+        );
+    }
 }

@@ -14,6 +14,9 @@ pub(super) struct Bodies {
     /// on the object (N).
     pub press: Follower,
     pub held_press_n: f64,
+    /// The note's share 0…1 of a slider's drawing speed (its expression's, kept here for the
+    /// scene).
+    pub drive_fraction: f64,
     /// The most the forces held on the object by a ball at rest (its weight, its press) can
     /// have set it swinging, Pa at either pickup (see [`ModalBank::step_pickup_bound_per_n`]):
     /// part of the runaway limit.
@@ -32,6 +35,7 @@ impl Bodies {
             hammer,
             press: Follower::default(),
             held_press_n: 0.0,
+            drive_fraction: 1.0,
             press_swing_pa: 0.0,
             rest_counted: false,
             input_energy_j: 0.0,

@@ -114,6 +114,9 @@ pub struct Expression {
     pub stiffness_decades: f64,
     /// Polyphonic modulation of the output gain, dB.
     pub gain_db: f64,
+    /// The note's share 0…1 of its slider's drawing speed (a CLAP note expression "expression";
+    /// 1: the speed its controller gives).
+    pub drive_fraction: f64,
 }
 
 impl Expression {
@@ -126,6 +129,7 @@ impl Expression {
         pan: 0.0,
         stiffness_decades: 0.0,
         gain_db: 0.0,
+        drive_fraction: 1.0,
     };
 
     /// Factor on the contact stiffness k (the hammer keeps k·scale within the knob's range).
@@ -161,6 +165,7 @@ impl Expression {
             Change::Pan(self.pan),
             Change::StiffnessDecades(self.stiffness_decades),
             Change::GainDb(self.gain_db),
+            Change::Drive(self.drive_fraction),
         ] {
             clean.apply(change);
         }
@@ -185,6 +190,7 @@ pub enum Change {
     Pan(f64),
     StiffnessDecades(f64),
     GainDb(f64),
+    Drive(f64),
 }
 
 impl Expression {
@@ -199,6 +205,7 @@ impl Expression {
             Change::Pan(x) => (&mut self.pan, x.clamp(-1.0, 1.0)),
             Change::StiffnessDecades(x) => (&mut self.stiffness_decades, x),
             Change::GainDb(x) => (&mut self.gain_db, x),
+            Change::Drive(x) => (&mut self.drive_fraction, x.clamp(0.0, 1.0)),
         };
         if value.is_finite() {
             *field = value;

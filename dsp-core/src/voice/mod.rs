@@ -121,6 +121,7 @@ impl Voice {
         self.gain = strike.gain;
         let expression = &expression.sanitized();
         self.expression = *expression;
+        self.bodies.drive_fraction = expression.drive_fraction;
         self.retune_holding(held_n, dt_s);
         self.stereo = Placement {
             width: patch.stereo.width.clamp(0.0, 1.0),
@@ -182,6 +183,7 @@ impl Voice {
                 .stereo
                 .pan
                 .set((self.stereo.key_pan + expression.pan).clamp(-1.0, 1.0)),
+            Change::Drive(_) => self.bodies.drive_fraction = expression.drive_fraction,
         }
     }
 

@@ -171,6 +171,9 @@ pub struct Slide {
     pub friction: FrictionLaw,
     /// The surface the slider is drawn over (seeded per note).
     pub surface: SurfaceSettings,
+    /// Radius of the slider's tip, m: it feels the surface averaged over it, so it rides over
+    /// features much narrower than itself ([`crate::surface::Partials::felt_by`]).
+    pub tip_radius_m: f64,
     /// The normal force the slider presses with, N; a note's pressure adds the press (see
     /// [`Patch::press_depth`]). The velocity sets the level, as a roll's.
     pub force_n: f64,
@@ -349,6 +352,7 @@ impl Default for Patch {
             slide: Slide {
                 friction: FrictionLaw::rosin(),
                 surface: SurfaceSettings::smooth(),
+                tip_radius_m: 1e-3,
                 force_n: 1.0,
                 speed_m_per_s: 0.3,
                 speed_fraction: 1.0,

@@ -332,6 +332,11 @@ const TOOLTIPS: &[(&str, &str)] = &[
             it presses on a face. On/off.",
     ),
     (
+        "slider-tip",
+        "Radius of the slider's tip: it rides over what is much narrower than itself. Small: \
+            a nail that clicks on every tooth. Large: a finger that glides. Unit: m.",
+    ),
+    (
         "mu-static",
         "Static friction coefficient µs: the grip before the slider breaks away. Any value, \
             above 1 too (rubber). No unit.",
@@ -365,6 +370,11 @@ const TOOLTIPS: &[(&str, &str)] = &[
         "breakaway",
         "Share of the full bristle deflection that stays elastic: below it nothing creeps. \
             No unit.",
+    ),
+    (
+        "friction-noise",
+        "Roughness of the friction itself: µ flickers by this RMS share over the audible band, \
+            the same at every sample rate. A gritty, hissing slide. Unit: %.",
     ),
     (
         "surface",

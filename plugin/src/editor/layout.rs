@@ -60,6 +60,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
             "stroke-length",
             "slide-coupling",
             "slide-edge",
+            "slider-tip",
         ],
     ),
     (
@@ -72,6 +73,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
             "bristle-damping",
             "viscous-friction",
             "breakaway",
+            "friction-noise",
         ],
     ),
     (

@@ -3,7 +3,7 @@
 use super::choices::{RidgeShapeChoice, SpeedSourceChoice, StrokeChoice, SurfaceChoice};
 use super::{float, ids, linear, log_float, pow10, skewed, v, Controllers, Kind, PresetKey};
 use nice_plug::prelude::*;
-use urto_dsp::friction::FrictionLaw;
+use urto_dsp::friction::{FrictionLaw, ROUGHNESS_BAND_HZ};
 use urto_dsp::surface::{RidgeShape, SurfaceSettings};
 use urto_dsp::voice::{Patch, Slide};
 
@@ -25,6 +25,9 @@ pub struct SlideParams {
     pub coupling: FloatParam,
     #[id = "slide-edge"]
     pub against_edge: BoolParam,
+    /// Radius of the slider's tip, stored as log₁₀(m).
+    #[id = "slider-tip"]
+    pub tip_log10: FloatParam,
     #[id = "mu-static"]
     pub mu_static: FloatParam,
     #[id = "mu-kinetic"]
@@ -41,6 +44,9 @@ pub struct SlideParams {
     pub viscous_n_s_per_m: FloatParam,
     #[id = "breakaway"]
     pub breakaway: FloatParam,
+    /// Roughness noise as the relative RMS of µ over 20 kHz, %.
+    #[id = "friction-noise"]
+    pub noise_percent: FloatParam,
     #[id = "surface"]
     pub surface: EnumParam<SurfaceChoice>,
     /// RMS roughness or ridge height, stored as log₁₀(m).
@@ -90,6 +96,7 @@ impl Default for SlideParams {
                 3,
             ),
             against_edge: BoolParam::new("Against an edge", d.against_edge),
+            tip_log10: log_float("Slider tip radius", d.tip_radius_m, 1e-5, 1e-2, " m"),
             mu_static: float("Static friction", law.mu_static, linear(0.0, 3.0), "", 2),
             mu_kinetic: float("Kinetic friction", law.mu_kinetic, linear(0.0, 3.0), "", 2),
             stribeck_log10: log_float("Stribeck velocity", law.stribeck_m_per_s, 1e-4, 1.0, " m/s"),
@@ -115,6 +122,13 @@ impl Default for SlideParams {
                 3,
             ),
             breakaway: float("Break-away", law.breakaway, linear(0.0, 0.99), "", 2),
+            noise_percent: float(
+                "Friction noise",
+                100.0 * law.roughness_per_sqrt_hz * ROUGHNESS_BAND_HZ.sqrt(),
+                skewed(0.0, 20.0, -1.0),
+                " %",
+                2,
+            ),
             surface: EnumParam::new("Surface", SurfaceChoice::Smooth),
             height_log10: log_float("Surface height", 1e-6, 1e-8, 1e-3, " m"),
             slope: float("Surface slope", surface.slope, linear(0.0, 3.0), "", 2),
@@ -144,6 +158,7 @@ impl SlideParams {
                 bristle_damping_n_s_per_m: v(&self.bristle_damping_n_s_per_m),
                 viscous_n_s_per_m: v(&self.viscous_n_s_per_m),
                 breakaway: v(&self.breakaway),
+                roughness_per_sqrt_hz: 0.01 * v(&self.noise_percent) / ROUGHNESS_BAND_HZ.sqrt(),
             },
             surface: SurfaceSettings {
                 kind: self.surface.value().kind(),
@@ -167,6 +182,7 @@ impl SlideParams {
             stroke_length_m: v(&self.stroke_length_m),
             coupling: v(&self.coupling),
             against_edge: self.against_edge.value(),
+            tip_radius_m: pow10(&self.tip_log10),
             ..patch.slide
         };
     }
@@ -185,6 +201,7 @@ impl SlideParams {
             PresetKey::new("stroke_length_m", "stroke-length", Kind::Float),
             PresetKey::new("tangential_coupling", "slide-coupling", Kind::Float),
             PresetKey::new("against_an_edge", "slide-edge", Kind::Bool),
+            PresetKey::new("slider_tip_radius_m", "slider-tip", Kind::Log10),
             PresetKey::new("mu_static", "mu-static", Kind::Float),
             PresetKey::new("mu_kinetic", "mu-kinetic", Kind::Float),
             PresetKey::new("stribeck_m_per_s", "stribeck", Kind::Log10),
@@ -200,6 +217,7 @@ impl SlideParams {
                 Kind::Float,
             ),
             PresetKey::new("breakaway", "breakaway", Kind::Float),
+            PresetKey::new("friction_noise_percent", "friction-noise", Kind::Float),
             PresetKey::new("surface", "surface", Kind::Enum(ids::<SurfaceChoice>())),
             PresetKey::new("surface_height_m", "surface-height", Kind::Log10),
             PresetKey::new("surface_slope", "surface-slope", Kind::Float),

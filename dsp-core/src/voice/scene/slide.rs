@@ -1,7 +1,7 @@
 //! The slide: a slider pressed onto the object and drawn over a surface, its friction solved with the object's modes each sample; at note-off lifted.
 
 use super::{NoteStart, Scene};
-use crate::friction::{Bristle, FrictionLaw, Slip};
+use crate::friction::{Bristle, FrictionLaw, Roughness, Slip};
 use crate::interaction::Gravity;
 use crate::resonator::{ModalBank, Pickup};
 use crate::surface::{SurfaceReader, SurfaceSettings};
@@ -17,6 +17,8 @@ pub(in crate::voice) struct SlideScene {
     on_edge: bool,
     bristle: Bristle,
     law: FrictionLaw,
+    /// The flicker of the dry friction (the law's roughness noise), seeded per note.
+    roughness: Roughness,
     coupling: f64,
     /// The slider is pressed and drawn (until note-off or a stop).
     drawing: bool,
@@ -38,6 +40,7 @@ impl SlideScene {
             on_edge: false,
             bristle: Bristle::new(),
             law: FrictionLaw::rosin(),
+            roughness: Roughness::new(0.0, 48_000.0, 0),
             coupling: 1.0,
             drawing: false,
             velocity_m_per_s: 0.0,
@@ -47,14 +50,16 @@ impl SlideScene {
         }
     }
 
-    /// The drawing velocity the drive heads for now, m/s: the controller's share of the speed,
-    /// forwards, backwards, or turning at either end of a back-and-forth stroke.
-    fn target_m_per_s(&mut self, patch: &Patch) -> f64 {
+    /// The drawing velocity the drive heads for now, m/s: the controller's share of the speed
+    /// times the note's own (`drive_fraction`, its expression's, in 0…1), forwards, backwards, or
+    /// turning at either end of a back-and-forth stroke.
+    fn target_m_per_s(&mut self, patch: &Patch, drive_fraction: f64) -> f64 {
         if !self.drawing {
             return 0.0;
         }
         let slide = &patch.slide;
-        let speed = slide.speed_m_per_s.max(0.0) * slide.speed_fraction.clamp(0.0, 1.0);
+        let speed =
+            slide.speed_m_per_s.max(0.0) * slide.speed_fraction.clamp(0.0, 1.0) * drive_fraction;
         match slide.stroke {
             Stroke::Forward => speed,
             Stroke::Backward => -speed,
@@ -102,9 +107,12 @@ impl Scene for SlideScene {
             seed: note.seed,
             ..slide.surface
         };
-        self.reader.set_surface(&surface, 0.0);
+        self.reader.set_surface(&surface, slide.tip_radius_m, 0.0);
         self.bristle.reset();
         self.law = slide.friction.clamped();
+        // A stream of its own: the surface's partials draw from the note's seed too.
+        let stream = note.seed ^ 0x9e37_79b9_7f4a_7c15;
+        self.roughness = Roughness::new(self.law.roughness_per_sqrt_hz, 1.0 / note.dt_s, stream);
         self.coupling = slide.coupling.clamp(0.0, 1.0);
         self.drawing = true;
         self.velocity_m_per_s = 0.0;
@@ -134,7 +142,7 @@ impl Scene for SlideScene {
         let keep = (-dt_s / patch.slide.smoothing_s.max(1e-4)).exp();
         let c = self.coupling;
         for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
-            let target = self.target_m_per_s(patch);
+            let target = self.target_m_per_s(patch, bodies.drive_fraction);
             self.velocity_m_per_s = target + keep * (self.velocity_m_per_s - target);
             let profile = self.reader.advance(self.velocity_m_per_s);
             bodies
@@ -167,7 +175,9 @@ impl Scene for SlideScene {
                 free_m: drive_m - (c * bodies.bank.tangent_displacement_m() - before_m),
                 compliance_m_per_n: c * c * bodies.bank.tangent_compliance_m_per_n(),
             };
-            let step = self.bristle.step(&self.law, normal_n, slip, dt_s);
+            // The roughness modulates the dry friction the law sees, not the normal contact.
+            let law_normal_n = normal_n * self.roughness.next_factor();
+            let step = self.bristle.step(&self.law, law_normal_n, slip, dt_s);
             self.tangent_n = c * step.force_n;
             let more = if step.force_n != 0.0 {
                 let more = bodies.bank.push_tangent(c * step.force_n);
