@@ -28,6 +28,10 @@ pub const MIN_STEPS_PER_CONTACT: f64 = 64.0;
 /// that is shorter than the impact's contact time.
 const RESTING_STEPS_PER_HALF_PERIOD: f64 = 16.0;
 
+/// The highest ringing in the contact's potential well resolved, as a fraction of the sample
+/// rate: a stiffer well is stepped as if it rang there (just below the Nyquist frequency).
+const MAX_WELL_FRACTION_OF_FS: f64 = 0.45;
+
 /// Once the hammer recedes and is this far (m) beyond the farthest the object's surface can swing,
 /// it can no longer touch the object and is no longer integrated.
 const RETIRE_GAP_M: f64 = 0.01;

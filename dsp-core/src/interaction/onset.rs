@@ -2,9 +2,10 @@
 
 use super::{
     scaled_stiffness, Contact, ContactSetup, Damping, Hammer, LAID_ON_SPEED_M_PER_S, MAX_SUBSTEPS,
-    MIN_STEPS_PER_CONTACT, RESTING_STEPS_PER_HALF_PERIOD,
+    MAX_WELL_FRACTION_OF_FS, MIN_STEPS_PER_CONTACT, RESTING_STEPS_PER_HALF_PERIOD,
 };
 use crate::analytic::Impact;
+use crate::integrate::Method;
 use crate::resonator::{ModalBank, Slot};
 use crate::restitution::{c_opt_n_s_per_m, mu_for_restitution};
 
@@ -59,7 +60,12 @@ impl Hammer {
             v_in
         };
         self.damp_for(bank, damping_speed_m_per_s);
-        let sub_steps = self.sub_steps_for(bank, v_in, dt_s);
+        let (sub_steps, resolved) = self.sub_steps_for(bank, v_in, dt_s);
+        if !resolved {
+            // Stepped coarser than its ringing, a contact needs the A-stable trapezoid rule: the
+            // explicit schemes diverge once ω·h > 2.
+            self.setup.method = Method::Am1;
+        }
         bank.prepare(Slot::Sub, dt_s / sub_steps as f64);
         self.striker.prepare(Slot::Sub, dt_s / sub_steps as f64);
         let capture = v_in < self.gravity.capture_m_per_s;
@@ -168,8 +174,14 @@ impl Hammer {
     }
 
     /// Sub-steps per sample so the contact predicted by eq. (9) for a rigid wall, with the reduced
-    /// mass of hammer and object, spans at least [`MIN_STEPS_PER_CONTACT`] steps.
-    fn sub_steps_for(&self, bank: &ModalBank, v_in_m_per_s: f64, dt_s: f64) -> usize {
+    /// mass of hammer and object, spans at least [`MIN_STEPS_PER_CONTACT`] steps; and whether the
+    /// contact is resolved. A body held in the contact's potential well (resting, rolling,
+    /// pressed: gravity in contact) rings there at ω² = k·α·x̄^(α−1)/m, which a stiff light body
+    /// puts in the megahertz: nothing of it is heard but its mean force and what it makes of the
+    /// sound below half the sample rate, so the well is resolved up to [`MAX_WELL_FRACTION_OF_FS`]
+    /// of the sample rate and no finer (at most 15 sub-steps, not 256 for as long as it lies
+    /// there), with the A-stable trapezoid rule.
+    fn sub_steps_for(&self, bank: &ModalBank, v_in_m_per_s: f64, dt_s: f64) -> (usize, bool) {
         let m = self.mass_kg;
         let law = self.setup.law;
         let steps = |per: f64, contact_s: f64| {
@@ -181,6 +193,7 @@ impl Hammer {
             }
         };
         let mut well_s = f64::INFINITY;
+        let mut resolved_well_s = f64::INFINITY;
         if self.gravity.in_contact && self.gravity.accel_m_per_s2 > 0.0 {
             // A contact under gravity may never end (resting, rolling): resolve half a period of
             // the ball bouncing in the contact's potential well at its static compression x̄,
@@ -188,9 +201,15 @@ impl Hammer {
             // stays in the well, so eq. (9) is not needed.
             let x_eq = (m * self.gravity.accel_m_per_s2 / law.stiffness).powf(1.0 / law.alpha);
             let omega = (law.stiffness * law.alpha * law.x_pow_alpha_minus_one(x_eq) / m).sqrt();
+            let audible_omega = 2.0 * std::f64::consts::PI * MAX_WELL_FRACTION_OF_FS / dt_s;
             well_s = std::f64::consts::PI / omega;
+            resolved_well_s = std::f64::consts::PI / omega.min(audible_omega);
             if v_in_m_per_s <= omega * x_eq {
-                return steps(RESTING_STEPS_PER_HALF_PERIOD, well_s);
+                let resolved = omega <= audible_omega;
+                return (
+                    steps(RESTING_STEPS_PER_HALF_PERIOD, resolved_well_s),
+                    resolved,
+                );
             }
         }
         // A linear damper is timed as the undamped Hertz contact.
@@ -209,9 +228,13 @@ impl Hammer {
         if well_s < contact_s {
             // A sustained contact: the trapezoid rule's phase error is (ωh)²/12, 0.4% with
             // RESTING_STEPS_PER_HALF_PERIOD steps.
-            steps(RESTING_STEPS_PER_HALF_PERIOD, well_s)
+            let resolved = well_s == resolved_well_s;
+            (
+                steps(RESTING_STEPS_PER_HALF_PERIOD, resolved_well_s),
+                resolved,
+            )
         } else {
-            steps(MIN_STEPS_PER_CONTACT, contact_s)
+            (steps(MIN_STEPS_PER_CONTACT, contact_s), true)
         }
     }
 

@@ -557,3 +557,47 @@ fn a_resting_contact_is_the_linearised_law_in_series_with_the_object() {
         assert!((stiff.resistance_n_s_per_m(omega, g, 0.0) * g - 1.0).abs() < 1e-6);
     }
 }
+
+/// A stiff light body pressed onto a ringing object, its well ringing in the megahertz (the
+/// parameters' bounds: k = 10¹² and a 0.1 g slider pressed with 30 of its weights), is stepped
+/// at most 15 times a sample with any integrator chosen, stays finite, and presses on the object
+/// with its press: over a second the contact's impulse is the press's, ∫F dt = m·g·T − m·Δv.
+#[test]
+fn a_stiff_light_pressed_body_is_stepped_within_the_audio_band() {
+    let mass_kg = 1e-4;
+    let accel_m_per_s2 = 30.0 * 9.81;
+    for alpha in [1.0, 1.5, 3.0] {
+        let law = HuntCrossley {
+            stiffness: 1e12,
+            mu_s_per_m: 0.1,
+            alpha,
+        };
+        for method in Method::ALL {
+            let setup = ContactSetup::hunt_crossley(law, method);
+            let mut bank = ModalBank::new(0.05);
+            bank.set_modes(&[mode(440.0, 1.0, 1.0), mode(2_300.0, 0.5, 0.7)], FS);
+            bank.preload(mass_kg * accel_m_per_s2);
+            let mut hammer = Hammer::new(mass_kg, setup);
+            hammer.set_gravity(Gravity {
+                accel_m_per_s2,
+                in_contact: true,
+                capture_m_per_s: 0.0,
+            });
+            hammer.place(&bank, &setup, mass_kg);
+            let duration_s = 1.0;
+            let mut impulse_n_s = 0.0;
+            for _ in 0..(duration_s * FS) as usize {
+                hammer.process_sample(&setup, &mut bank, 1.0 / FS);
+                impulse_n_s += hammer.force_n() / FS;
+            }
+            let stats = hammer.stats();
+            let press_n_s = mass_kg * (accel_m_per_s2 * duration_s - hammer.velocity_m_per_s());
+            let case = format!("α = {alpha}, {method:?}");
+            assert!(stats.substeps <= 15, "{case}: {} sub-steps", stats.substeps);
+            assert!(
+                (impulse_n_s / press_n_s - 1.0).abs() < 0.01,
+                "{case}: impulse {impulse_n_s} N·s, press {press_n_s} N·s"
+            );
+        }
+    }
+}
