@@ -1,10 +1,10 @@
-//! The slide: a finger round a wine glass sings at the glass's mode.
+//! The slide: a finger round a wine glass sings at the glass's mode, and the live view sees it stick and slip there.
 
 use rustfft::{num_complex::Complex, FftPlanner};
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::friction::FrictionLaw;
 use urto_dsp::resonator::{ObjectKind, ObjectSpec};
-use urto_dsp::voice::{Engine, Level, Patch, PlayMode, Stroke};
+use urto_dsp::voice::{Engine, Level, Patch, PlayMode, Stroke, SLIDE_TRACE_POINTS};
 
 const FS: f64 = 48_000.0;
 
@@ -99,4 +99,27 @@ fn a_finger_round_a_wine_glass_sings_at_its_mode() {
     println!("peak {f:.2} Hz, rms {rms:.3e}");
     assert!((f / 660.0 - 1.0).abs() < 0.01, "peak at {f} Hz");
     assert!(rms > 1e-4, "rms {rms}");
+}
+
+/// The live view's record of the finger on the glass, a whole window after a second and a half:
+/// the finger sticks and slips at the glass's mode (within 1 %), sticking for part of each cycle.
+#[test]
+fn the_live_view_sees_the_finger_stick_and_slip_at_the_glass_mode() {
+    let patch = finger_on_glass();
+    let mut e = Engine::new(FS);
+    e.note_on(&patch, 60, 1.0);
+    let mut block = [0.0f32; 64];
+    for _ in 0..(1.5 * FS) as usize / block.len() {
+        e.process(&patch, &mut block);
+    }
+    let serial = e.slide_trace().expect("the slide is traced").serial;
+    while e.slide_trace().unwrap().serial == serial {
+        e.process(&patch, &mut block);
+    }
+    let trace = e.slide_trace().unwrap();
+    assert_eq!(trace.points().len(), SLIDE_TRACE_POINTS);
+    let (f, share) = (trace.stick_slip_hz(), trace.sticking_share());
+    println!("stick–slip {f:.2} Hz, sticking {share:.2}");
+    assert!((f / 660.0 - 1.0).abs() < 0.01, "stick–slip at {f} Hz");
+    assert!(share > 0.05 && share < 0.95, "sticking {share}");
 }

@@ -13,7 +13,9 @@ use nice_plug_egui::EguiEditorState;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use urto_dsp::interaction::ContactTrace;
-use urto_dsp::voice::{flush_subnormal, Change, DropTrace, Engine, NoteId, NoteTarget, MAX_VOICES};
+use urto_dsp::voice::{
+    flush_subnormal, Change, DropTrace, Engine, NoteId, NoteTarget, SlideTrace, MAX_VOICES,
+};
 
 use channels::{ChannelMode, Channels};
 
@@ -42,6 +44,9 @@ pub struct Urto {
     /// The same for the drop mode's live view.
     drop_trace_in: triple_buffer::Input<DropTrace>,
     drop_trace_sent: u64,
+    /// And for the slide mode's.
+    slide_trace_in: triple_buffer::Input<SlideTrace>,
+    slide_trace_sent: u64,
     /// What the editor sees (its side of the buffer, the strike button).
     shared: editor::Shared,
     /// The strike button's note is sounding.
@@ -70,6 +75,8 @@ impl Default for Urto {
     fn default() -> Self {
         let (trace_in, trace_out) = triple_buffer::triple_buffer(&ContactTrace::default());
         let (drop_trace_in, drop_trace_out) = triple_buffer::triple_buffer(&DropTrace::default());
+        let (slide_trace_in, slide_trace_out) =
+            triple_buffer::triple_buffer(&SlideTrace::default());
         Self {
             params: Arc::new(UrtoParams::default()),
             editor_state: editor::default_state(),
@@ -83,9 +90,12 @@ impl Default for Urto {
             trace_sent: 0,
             drop_trace_in,
             drop_trace_sent: 0,
+            slide_trace_in,
+            slide_trace_sent: 0,
             shared: editor::Shared {
                 trace: Arc::new(Mutex::new(trace_out)),
                 drop_trace: Arc::new(Mutex::new(drop_trace_out)),
+                slide_trace: Arc::new(Mutex::new(slide_trace_out)),
                 strike_held: Arc::new(AtomicBool::new(false)),
                 played: Arc::new(AtomicU32::new(0)),
             },
@@ -350,6 +360,12 @@ impl Plugin for Urto {
             if trace.serial != self.drop_trace_sent {
                 self.drop_trace_sent = trace.serial;
                 self.drop_trace_in.write(*trace);
+            }
+        }
+        if let Some(trace) = engine.slide_trace() {
+            if trace.serial != self.slide_trace_sent {
+                self.slide_trace_sent = trace.serial;
+                self.slide_trace_in.write(*trace);
             }
         }
         // The left (or mono) signal on channel 0, the right on channel 1 (and any further).

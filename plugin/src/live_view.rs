@@ -1,11 +1,12 @@
 //! The editor's live view of the last impact: phase portrait against eq. (3), force–compression
 //! loop, energy against H(v) of eq. (20), the rebound timeline, and the exit-velocity error; in
-//! drop mode, the dropped body's height and tilt over time with its impacts marked.
+//! drop mode, the dropped body's height and tilt over time with its impacts marked; in slide
+//! mode, stick and slip over time and the friction loop against the law's steady curve.
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 use urto_dsp::analytic::Impact;
 use urto_dsp::interaction::ContactTrace;
-use urto_dsp::voice::DropTrace;
+use urto_dsp::voice::{DropTrace, SlideTrace};
 
 pub(crate) const SIMULATED: Color32 = Color32::from_rgb(90, 170, 255);
 const ANALYTIC: Color32 = Color32::from_rgb(255, 170, 60);
@@ -304,4 +305,109 @@ pub fn show_drop(ui: &mut egui::Ui, trace: &DropTrace, plot_height: f32) {
         impacts.len(),
         largest
     ));
+}
+
+/// The slide mode's live view over the trace's last window, each plot `plot_height` tall: the
+/// slip velocity against time with the sticking stretches marked red, and the friction force
+/// against the slip velocity (the loop stick–slip traces) over the law's steady curve at the
+/// window's mean normal force; and a line of figures.
+pub fn show_slide(ui: &mut egui::Ui, trace: &SlideTrace, plot_height: f32) {
+    let width = (ui.available_width() - 12.0) / 2.0;
+    let size = Vec2::new(width.max(160.0), plot_height);
+    let points = trace.points();
+    let ms_per_sample = 1e3 / trace.sample_rate_hz;
+    let t_ms = |i: usize| i as f64 * ms_per_sample;
+    let slip = Series {
+        points: points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (t_ms(i), f64::from(p.slip_m_per_s)))
+            .collect(),
+        color: SIMULATED,
+    };
+    // One red stretch along zero per run of sticking samples.
+    let mut series: Vec<Series> = points
+        .chunk_by(|a, b| a.sticking == b.sticking)
+        .scan(0, |start, run| {
+            let begun = *start;
+            *start += run.len();
+            Some((begun, run))
+        })
+        .filter(|(_, run)| run[0].sticking)
+        .map(|(begun, run)| Series {
+            points: vec![(t_ms(begun), 0.0), (t_ms(begun + run.len()), 0.0)],
+            color: IMPACT,
+        })
+        .collect();
+    // Zero (sticking) in view, so a ripple on a steady slide shows as the ripple it is.
+    series.push(Series {
+        points: vec![(0.0, 0.0), (t_ms(points.len()), 0.0)],
+        color: AXES,
+    });
+    series.push(slip);
+    let normal_n = points.iter().map(|p| f64::from(p.normal_n)).sum::<f64>() / points.len() as f64;
+    ui.horizontal(|ui| {
+        plot(
+            ui,
+            size,
+            "stick and slip · red: sticking",
+            "t (ms)",
+            "slip velocity (m/s)",
+            &series,
+        );
+        plot(
+            ui,
+            size,
+            "friction loop · orange: the law in steady sliding",
+            "slip velocity (m/s)",
+            "friction (N)",
+            &friction_loop(trace, normal_n),
+        );
+    });
+    if points.is_empty() {
+        ui.small("play a note to see the slider stick and slip");
+        return;
+    }
+    let cycles = trace.stick_slip_hz();
+    let rhythm = if cycles.is_finite() {
+        format!(
+            "stick–slip at {cycles:.1} Hz, sticking {:.0} % of the time",
+            100.0 * trace.sticking_share()
+        )
+    } else if points.iter().any(|p| p.sticking) {
+        "sticking".to_string()
+    } else {
+        "sliding".to_string()
+    };
+    ui.small(format!(
+        "{rhythm}; normal force {normal_n:.3} N; the bristle's Newton {:.2} iterations a step on \
+         average, {} at most",
+        trace.iterations_mean, trace.iterations_max
+    ));
+}
+
+/// The friction force against the slip velocity over the window, and the law's steady force
+/// F_ss(v) at `normal_n` over the same velocities, one branch each side of zero.
+fn friction_loop(trace: &SlideTrace, normal_n: f64) -> Vec<Series> {
+    let points = trace.points();
+    let reach = points
+        .iter()
+        .fold(0.0f64, |m, p| m.max(f64::from(p.slip_m_per_s.abs())));
+    let branch = |sign: f64| Series {
+        points: (1..=64)
+            .map(|i| {
+                let v = sign * reach * f64::from(i) / 64.0;
+                (v, trace.law.steady_force_n(normal_n, v))
+            })
+            .collect(),
+        color: ANALYTIC,
+    };
+    let simulated = Series {
+        points: points
+            .iter()
+            .map(|p| (f64::from(p.slip_m_per_s), f64::from(p.friction_n)))
+            .collect(),
+        color: SIMULATED,
+    };
+    vec![branch(-1.0), branch(1.0), simulated]
 }

@@ -5,12 +5,17 @@ use crate::integrate::Method;
 use crate::resonator::ModalBank;
 
 impl Hammer {
+    /// Whether the guard watches this contact: asked for, and the scheme an explicit one.
+    pub(super) fn guards(&self) -> bool {
+        self.setup.guard && self.setup.method != Method::Am1
+    }
+
     /// The energy guard: if the step raised the total energy, take the excess out of the striker's
     /// kinetic energy, then out of the compression, then out of both bodies' vibration.
     ///
     /// AM1 here is energy-consistent by construction, so the guard watches the explicit schemes.
     pub(super) fn guard_energy(&mut self, bank: &mut ModalBank) {
-        if !self.setup.guard || self.setup.method == Method::Am1 {
+        if !self.guards() {
             return;
         }
         let Some(reference_j) = self.contact.map(|c| c.energy_j) else {

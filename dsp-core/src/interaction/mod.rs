@@ -275,6 +275,11 @@ impl Hammer {
         self.tracing = on;
     }
 
+    /// Whether this is the hammer the live view follows.
+    pub fn is_tracing(&self) -> bool {
+        self.tracing
+    }
+
     /// The record of the first contact since the strike and of the onsets.
     pub fn trace(&self) -> &ContactTrace {
         &self.trace
@@ -283,6 +288,10 @@ impl Hammer {
     /// The object changed under a contact under way (a retune): the contact's energy balance,
     /// which the energy guard holds each step to, starts again from the state now.
     pub fn rebase_energy(&mut self, bank: &ModalBank) {
+        if !self.guards() {
+            // Only the guard reads the balance (and it costs a pass over the modes).
+            return;
+        }
         let energy_j = self.contact_energy_j(bank);
         if let Some(contact) = self.contact.as_mut() {
             contact.energy_j = energy_j;

@@ -7,7 +7,7 @@ use super::{
 };
 use crate::interaction::ContactTrace;
 use crate::resonator::ObjectSpec;
-use crate::voice::DropTrace;
+use crate::voice::{DropTrace, SlideTrace};
 
 /// Fixed-capacity polyphonic engine. All memory is allocated in [`Engine::new`].
 pub struct Engine {
@@ -174,6 +174,13 @@ impl Engine {
     pub fn drop_trace(&self) -> Option<&DropTrace> {
         let voice = &self.voices[self.traced_voice?];
         (voice.scenes.mode() == PlayMode::Drop).then_some(&voice.scenes.drop.trace)
+    }
+
+    /// The live view's record of the slide of the voice last started in slide mode (kept after
+    /// it ends).
+    pub fn slide_trace(&self) -> Option<&SlideTrace> {
+        let voice = &self.voices[self.traced_voice?];
+        (voice.scenes.mode() == PlayMode::Slide).then_some(&*voice.scenes.slide.trace)
     }
 
     /// Micro-impacts the drop of the voice last started has struck so far (0 for other modes).

@@ -14,8 +14,8 @@ pub use patch::{
     VelocityCurve,
 };
 pub use scene::{
-    drop_scene, DropImpact, DropTrace, MicroImpact, Pose, DROP_TRACE_IMPACTS, DROP_TRACE_POINTS,
-    MACRO_STEP_S,
+    drop_scene, DropImpact, DropTrace, MicroImpact, Pose, SlidePoint, SlideTrace,
+    DROP_TRACE_IMPACTS, DROP_TRACE_POINTS, MACRO_STEP_S, SLIDE_TRACE_POINTS,
 };
 
 /// Voice capacity of an [`Engine`].

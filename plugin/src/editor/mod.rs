@@ -25,7 +25,7 @@ use object_view::{MarkerParams, ObjectView};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use urto_dsp::interaction::{ContactTrace, Damping};
-use urto_dsp::voice::{DropTrace, Patch, PlayMode};
+use urto_dsp::voice::{DropTrace, Patch, PlayMode, SlideTrace};
 
 /// The editor's default window size in logical pixels; every control of the current mode fits
 /// in it without scrolling (the tests check).
@@ -50,6 +50,8 @@ pub struct Shared {
     pub trace: Arc<Mutex<triple_buffer::Output<ContactTrace>>>,
     /// The drop mode's live view, shared the same way.
     pub drop_trace: Arc<Mutex<triple_buffer::Output<DropTrace>>>,
+    /// The slide mode's.
+    pub slide_trace: Arc<Mutex<triple_buffer::Output<SlideTrace>>>,
     /// Held down: the audio thread plays a note while it is set.
     pub strike_held: Arc<AtomicBool>,
     /// Notes started so far (above the low byte) and the key of the last (its low byte): the
@@ -67,13 +69,15 @@ impl Shared {
     }
 
     /// Shared state with no audio thread behind it: the live views show `trace` and
-    /// `drop_trace`, nothing is played.
+    /// `drop_trace` and no slide, nothing is played.
     fn unconnected(trace: &ContactTrace, drop_trace: &DropTrace) -> Self {
         let (_, trace) = triple_buffer::triple_buffer(trace);
         let (_, drop_trace) = triple_buffer::triple_buffer(drop_trace);
+        let (_, slide_trace) = triple_buffer::triple_buffer(&SlideTrace::default());
         Self {
             trace: Arc::new(Mutex::new(trace)),
             drop_trace: Arc::new(Mutex::new(drop_trace)),
+            slide_trace: Arc::new(Mutex::new(slide_trace)),
             strike_held: Arc::new(AtomicBool::new(false)),
             played: Arc::new(AtomicU32::new(0)),
         }
@@ -343,11 +347,15 @@ impl UrtoApp {
     }
 
     /// The mode's live view: the last contact (phase portrait, force loop, energy, rebounds),
-    /// or the last drop (heights, tilt and impacts).
+    /// the last drop (heights, tilt and impacts), or the slide (stick and slip, friction loop).
     fn live_view(&self, ui: &mut egui::Ui, mode: PlayMode) {
         if mode == PlayMode::Drop {
             if let Ok(mut output) = self.shared.drop_trace.lock() {
                 live_view::show_drop(ui, output.read(), BAND_HEIGHT - 40.0);
+            }
+        } else if mode == PlayMode::Slide {
+            if let Ok(mut output) = self.shared.slide_trace.lock() {
+                live_view::show_slide(ui, output.read(), BAND_HEIGHT - 40.0);
             }
         } else if let Ok(mut output) = self.shared.trace.lock() {
             live_view::show(ui, output.read(), (BAND_HEIGHT - 44.0) / 2.0);

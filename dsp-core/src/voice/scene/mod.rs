@@ -22,6 +22,7 @@ pub use drop::{
     drop_scene, DropImpact, DropTrace, MicroImpact, Pose, DROP_TRACE_IMPACTS, DROP_TRACE_POINTS,
     MACRO_STEP_S,
 };
+pub use slide::{SlidePoint, SlideTrace, SLIDE_TRACE_POINTS};
 
 /// What a note-on hands its scene.
 pub(super) struct NoteStart<'a> {
@@ -223,7 +224,7 @@ pub(super) struct Scenes {
     bounce: bounce::BounceScene,
     roll: roll::RollScene,
     pub drop: Box<DropPlay>,
-    slide: slide::SlideScene,
+    pub slide: slide::SlideScene,
 }
 
 impl Scenes {

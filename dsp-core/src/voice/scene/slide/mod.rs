@@ -1,12 +1,15 @@
 //! The slide: a slider pressed onto the object and drawn over a surface, its friction solved with the object's modes each sample; at note-off lifted.
 
 use super::{NoteStart, Scene};
-use crate::friction::{Bristle, FrictionLaw, Roughness, Slip};
+use crate::friction::{Bristle, FrictionLaw, FrictionStep, Roughness, Slip};
 use crate::interaction::Gravity;
 use crate::resonator::{ModalBank, Pickup};
 use crate::surface::{SurfaceReader, SurfaceSettings};
 use crate::voice::bodies::Bodies;
 use crate::voice::patch::{Patch, Stroke};
+
+mod trace;
+pub use trace::{SlidePoint, SlideTrace, SLIDE_TRACE_POINTS};
 
 /// The slider's drive, its bristle and the surface under it.
 pub(in crate::voice) struct SlideScene {
@@ -30,6 +33,8 @@ pub(in crate::voice) struct SlideScene {
     origin_m: f64,
     /// The friction force on the object's modes at the last sample, N (c·F).
     tangent_n: f64,
+    /// The live view's record (filled while the voice is traced).
+    pub trace: Box<SlideTrace>,
 }
 
 impl SlideScene {
@@ -47,6 +52,7 @@ impl SlideScene {
             heading: 1.0,
             origin_m: 0.0,
             tangent_n: 0.0,
+            trace: Box::default(),
         }
     }
 
@@ -73,6 +79,22 @@ impl SlideScene {
                 }
                 self.heading * speed
             }
+        }
+    }
+
+    /// Record the sample's tangential contact in the trace, and the bristle's iteration counts
+    /// with each full window.
+    fn record(&mut self, normal_n: f64, step: &FrictionStep) {
+        self.trace.push(SlidePoint {
+            slip_m_per_s: step.slip_m_per_s as f32,
+            friction_n: step.force_n as f32,
+            normal_n: normal_n as f32,
+            sticking: step.adhesion == 0.0,
+        });
+        if self.trace.points().len() == SLIDE_TRACE_POINTS {
+            let bristle = &self.bristle;
+            let mean = bristle.iterations_sum as f64 / bristle.steps.max(1) as f64;
+            self.trace.count(mean, bristle.iterations_max);
         }
     }
 }
@@ -119,6 +141,7 @@ impl Scene for SlideScene {
         self.heading = 1.0;
         self.origin_m = 0.0;
         self.tangent_n = 0.0;
+        self.trace.begin(self.law, 1.0 / note.dt_s);
     }
 
     /// Each sample: the drive moves the slider over the surface (its profile pushing the slider
@@ -179,6 +202,9 @@ impl Scene for SlideScene {
             let law_normal_n = normal_n * self.roughness.next_factor();
             let step = self.bristle.step(&self.law, law_normal_n, slip, dt_s);
             self.tangent_n = c * step.force_n;
+            if bodies.hammer.is_tracing() {
+                self.record(normal_n, &step);
+            }
             let more = if step.force_n != 0.0 {
                 let more = bodies.bank.push_tangent(c * step.force_n);
                 if !self.on_edge {
@@ -221,6 +247,7 @@ impl Scene for SlideScene {
             }
             self.tangent_n = 0.0;
             self.bristle.reset();
+            self.trace.lift();
         }
     }
 }
