@@ -1,7 +1,4 @@
-//! The editor's live view of the last impact: phase portrait against eq. (3), force–compression
-//! loop, energy against H(v) of eq. (20), the rebound timeline, and the exit-velocity error; in
-//! drop mode, the dropped body's height and tilt over time with its impacts marked; in slide
-//! mode, stick and slip over time and the friction loop against the law's steady curve.
+//! The editor's live view of each mode: the last impact against eqs. (3), (6) and (20) and its rebounds, the drop's heights and impacts, the slide's stick and slip and friction loop.
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 use urto_dsp::analytic::Impact;
@@ -56,7 +53,7 @@ pub(crate) fn plot(
         painter.text(
             area.center(),
             Align2::CENTER_CENTER,
-            "strike to see the contact",
+            "play a note to see it",
             small,
             AXES,
         );

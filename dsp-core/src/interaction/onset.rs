@@ -62,8 +62,9 @@ impl Hammer {
         self.damp_for(bank, damping_speed_m_per_s);
         let (sub_steps, resolved) = self.sub_steps_for(bank, v_in, dt_s);
         if !resolved {
-            // Stepped coarser than its ringing, a contact needs the A-stable trapezoid rule: the
-            // explicit schemes diverge once ω·h > 2.
+            // Stepped coarser than its ringing (ω·h up to π/16 at the cap, far beyond it
+            // above), a contact takes the A-stable trapezoid rule: Verlet diverges once
+            // ω·h > 2, RK4 beyond 2.83, and Heun grows at any ω·h.
             self.setup.method = Method::Am1;
         }
         bank.prepare(Slot::Sub, dt_s / sub_steps as f64);
@@ -96,10 +97,7 @@ impl Hammer {
                 self.trace.begin(self.setup.law, self.mass_kg, v_in, dt_s);
             }
         }
-        let energy_j = self.contact_energy_j(bank);
-        if let Some(contact) = self.contact.as_mut() {
-            contact.energy_j = energy_j;
-        }
+        self.rebase_energy(bank);
         self.stats.substeps = self.stats.substeps.max(sub_steps);
         self.stats.onsets += 1;
         self.stats.last_onset_fraction = theta;
@@ -180,7 +178,7 @@ impl Hammer {
     /// puts in the megahertz: nothing of it is heard but its mean force and what it makes of the
     /// sound below half the sample rate, so the well is resolved up to [`MAX_WELL_FRACTION_OF_FS`]
     /// of the sample rate and no finer (at most 15 sub-steps, not 256 for as long as it lies
-    /// there), with the A-stable trapezoid rule.
+    /// there), with the A-stable trapezoid rule; so are its landings after a hop.
     fn sub_steps_for(&self, bank: &ModalBank, v_in_m_per_s: f64, dt_s: f64) -> (usize, bool) {
         let m = self.mass_kg;
         let law = self.setup.law;
@@ -192,24 +190,30 @@ impl Hammer {
                 MAX_SUBSTEPS
             }
         };
+        // The count that resolves ringing up to MAX_WELL_FRACTION_OF_FS, for a body held in a
+        // well that rings above it; (count, resolved) with it applied.
+        let mut cap = None;
+        let limited = |count: usize, cap: Option<usize>| match cap {
+            Some(most) => (count.min(most), false),
+            None => (count, true),
+        };
         let mut well_s = f64::INFINITY;
-        let mut resolved_well_s = f64::INFINITY;
         if self.gravity.in_contact && self.gravity.accel_m_per_s2 > 0.0 {
             // A contact under gravity may never end (resting, rolling): resolve half a period of
             // the ball bouncing in the contact's potential well at its static compression x̄,
             // π/ω with ω² = k·α·x̄^(α−1)/m. An impact no faster than that bouncing (v_in ≤ ω·x̄)
-            // stays in the well, so eq. (9) is not needed.
+            // stays in the well, so eq. (9) is not needed. A well ringing above the cap caps its
+            // landings too: for α ≥ 1 a faster impact is a stiffer, shorter one.
             let x_eq = (m * self.gravity.accel_m_per_s2 / law.stiffness).powf(1.0 / law.alpha);
             let omega = (law.stiffness * law.alpha * law.x_pow_alpha_minus_one(x_eq) / m).sqrt();
             let audible_omega = 2.0 * std::f64::consts::PI * MAX_WELL_FRACTION_OF_FS / dt_s;
             well_s = std::f64::consts::PI / omega;
-            resolved_well_s = std::f64::consts::PI / omega.min(audible_omega);
+            if omega > audible_omega {
+                let audible_s = std::f64::consts::PI / audible_omega;
+                cap = Some(steps(RESTING_STEPS_PER_HALF_PERIOD, audible_s));
+            }
             if v_in_m_per_s <= omega * x_eq {
-                let resolved = omega <= audible_omega;
-                return (
-                    steps(RESTING_STEPS_PER_HALF_PERIOD, resolved_well_s),
-                    resolved,
-                );
+                return limited(steps(RESTING_STEPS_PER_HALF_PERIOD, well_s), cap);
             }
         }
         // A linear damper is timed as the undamped Hertz contact.
@@ -225,17 +229,14 @@ impl Hammer {
             v_in_m_per_s,
         };
         let contact_s = self.prep.times.contact_time_s(&impact);
-        if well_s < contact_s {
+        let count = if well_s < contact_s {
             // A sustained contact: the trapezoid rule's phase error is (ωh)²/12, 0.4% with
             // RESTING_STEPS_PER_HALF_PERIOD steps.
-            let resolved = well_s == resolved_well_s;
-            (
-                steps(RESTING_STEPS_PER_HALF_PERIOD, resolved_well_s),
-                resolved,
-            )
+            steps(RESTING_STEPS_PER_HALF_PERIOD, well_s)
         } else {
-            (steps(MIN_STEPS_PER_CONTACT, contact_s), true)
-        }
+            steps(MIN_STEPS_PER_CONTACT, contact_s)
+        };
+        limited(count, cap)
     }
 
     /// Whether neither body has modes: the paper's mass–wall impact, where eq. (6) holds.

@@ -176,8 +176,8 @@ impl Engine {
         (voice.scenes.mode() == PlayMode::Drop).then_some(&voice.scenes.drop.trace)
     }
 
-    /// The live view's record of the slide of the voice last started in slide mode (kept after
-    /// it ends).
+    /// The live view's record of the slide of the voice last started, if it is a slide (kept
+    /// after it ends).
     pub fn slide_trace(&self) -> Option<&SlideTrace> {
         let voice = &self.voices[self.traced_voice?];
         (voice.scenes.mode() == PlayMode::Slide).then_some(&*voice.scenes.slide.trace)

@@ -85,17 +85,23 @@ impl SlideScene {
     /// Record the sample's tangential contact in the trace, and the bristle's iteration counts
     /// with each full window.
     fn record(&mut self, normal_n: f64, step: &FrictionStep) {
+        let shown = self.trace.serial;
         self.trace.push(SlidePoint {
             slip_m_per_s: step.slip_m_per_s as f32,
             friction_n: step.force_n as f32,
             normal_n: normal_n as f32,
             sticking: step.adhesion == 0.0,
         });
-        if self.trace.points().len() == SLIDE_TRACE_POINTS {
-            let bristle = &self.bristle;
-            let mean = bristle.iterations_sum as f64 / bristle.steps.max(1) as f64;
-            self.trace.count(mean, bristle.iterations_max);
+        if self.trace.serial != shown {
+            self.count_iterations();
         }
+    }
+
+    /// Give the trace the bristle's Newton counts so far.
+    fn count_iterations(&mut self) {
+        let bristle = &self.bristle;
+        let mean = bristle.iterations_sum as f64 / bristle.steps.max(1) as f64;
+        self.trace.count(mean, bristle.iterations_max);
     }
 }
 
@@ -246,8 +252,9 @@ impl Scene for SlideScene {
                 bodies.bank.hold_static_tangent(self.tangent_n);
             }
             self.tangent_n = 0.0;
-            self.bristle.reset();
+            self.count_iterations();
             self.trace.lift();
+            self.bristle.reset();
         }
     }
 }

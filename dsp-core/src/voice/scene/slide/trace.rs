@@ -18,27 +18,32 @@ pub struct SlidePoint {
     pub sticking: bool,
 }
 
-/// The slide of the note last started: the window being filled, shown whole each time it fills.
+/// The slide of the note last started: two windows, the one being filled and the one shown
+/// (the last filled, or what was filled when the slider lifted), so a reader sees whole windows
+/// whenever it reads, whatever the blocks.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SlideTrace {
-    points: [SlidePoint; SLIDE_TRACE_POINTS],
-    len: usize,
+    windows: [[SlidePoint; SLIDE_TRACE_POINTS]; 2],
+    /// The window being filled (the other is shown), and the samples in each.
+    filling: usize,
+    len: [usize; 2],
     /// The slider's friction law (for its steady curve).
     pub law: FrictionLaw,
+    /// The rate the points are at, Hz.
     pub sample_rate_hz: f64,
     /// The bristle's Newton iterations a step, mean and largest, since the slide began.
     pub iterations_mean: f64,
     pub iterations_max: u32,
-    /// Bumped when a window fills, when the slide starts and when it is lifted: a reader that
-    /// copies the trace at each new serial sees whole windows.
+    /// Bumped when the window shown changes (a window filled, the slide started or lifted).
     pub serial: u64,
 }
 
 impl Default for SlideTrace {
     fn default() -> Self {
         Self {
-            points: [SlidePoint::default(); SLIDE_TRACE_POINTS],
-            len: 0,
+            windows: [[SlidePoint::default(); SLIDE_TRACE_POINTS]; 2],
+            filling: 0,
+            len: [0; 2],
             law: FrictionLaw::rosin(),
             sample_rate_hz: 48_000.0,
             iterations_mean: 0.0,
@@ -51,7 +56,7 @@ impl Default for SlideTrace {
 impl SlideTrace {
     /// Forget everything: a new slide with `law` at `sample_rate_hz`.
     pub fn begin(&mut self, law: FrictionLaw, sample_rate_hz: f64) {
-        self.len = 0;
+        self.len = [0; 2];
         self.law = law;
         self.sample_rate_hz = sample_rate_hz;
         self.iterations_mean = 0.0;
@@ -59,31 +64,38 @@ impl SlideTrace {
         self.serial += 1;
     }
 
-    /// Record one sample; a full window starts over.
+    /// Record one sample; a full window is shown and the other filled afresh.
     pub fn push(&mut self, point: SlidePoint) {
-        if self.len == SLIDE_TRACE_POINTS {
-            self.len = 0;
-        }
-        self.points[self.len] = point;
-        self.len += 1;
-        if self.len == SLIDE_TRACE_POINTS {
-            self.serial += 1;
+        let window = self.filling;
+        self.windows[window][self.len[window]] = point;
+        self.len[window] += 1;
+        if self.len[window] == SLIDE_TRACE_POINTS {
+            self.show_filling();
         }
     }
 
-    /// The bristle's iteration counts so far (mean, largest); shown with the next window.
+    /// The bristle's iteration counts so far (mean, largest), shown with the window.
     pub fn count(&mut self, iterations_mean: f64, iterations_max: u32) {
         self.iterations_mean = iterations_mean;
         self.iterations_max = iterations_max;
     }
 
-    /// The slider is lifted: show what there is of the window.
+    /// The slider is lifted: show what there is of the window being filled.
     pub fn lift(&mut self) {
+        self.show_filling();
+    }
+
+    /// Show the window being filled and fill the other from its start.
+    fn show_filling(&mut self) {
+        self.filling = 1 - self.filling;
+        self.len[self.filling] = 0;
         self.serial += 1;
     }
 
+    /// The window shown, oldest first.
     pub fn points(&self) -> &[SlidePoint] {
-        &self.points[..self.len]
+        let shown = 1 - self.filling;
+        &self.windows[shown][..self.len[shown]]
     }
 
     /// The stick–slip frequency over the window, Hz: the slips that begin (a sticking sample
@@ -117,26 +129,28 @@ impl SlideTrace {
 mod tests {
     use super::*;
 
-    /// Stick for 30 samples and slip for 10, over and over: the window shows 40-sample cycles,
-    /// a stick 3/4 of the time, and a full window is announced once.
+    /// Stick for 30 samples and slip for 10, over and over: once a window has filled, it is
+    /// shown whole while the next fills (40-sample cycles, a stick 3/4 of the time), announced
+    /// once; a lift shows the part filled since.
     #[test]
     fn a_window_shows_its_stick_slip_cycles() {
         let mut trace = SlideTrace::default();
         trace.begin(FrictionLaw::rosin(), 48_000.0);
         let started = trace.serial;
+        assert!(trace.points().is_empty());
         for i in 0..SLIDE_TRACE_POINTS + 100 {
             trace.push(SlidePoint {
                 sticking: i % 40 < 30,
                 ..SlidePoint::default()
             });
-            if i == SLIDE_TRACE_POINTS - 1 {
-                assert_eq!(trace.serial, started + 1);
-                assert!((trace.stick_slip_hz() - 48_000.0 / 40.0).abs() < 1e-9);
-                let share = trace.sticking_share();
-                assert!((share - 0.75).abs() < 0.01, "{share}");
-            }
         }
-        assert_eq!(trace.points().len(), 100);
         assert_eq!(trace.serial, started + 1);
+        assert_eq!(trace.points().len(), SLIDE_TRACE_POINTS);
+        assert!((trace.stick_slip_hz() - 48_000.0 / 40.0).abs() < 1e-9);
+        let share = trace.sticking_share();
+        assert!((share - 0.75).abs() < 0.01, "{share}");
+        trace.lift();
+        assert_eq!(trace.serial, started + 2);
+        assert_eq!(trace.points().len(), 100);
     }
 }
