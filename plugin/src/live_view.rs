@@ -312,36 +312,7 @@ pub fn show_slide(ui: &mut egui::Ui, trace: &SlideTrace, plot_height: f32) {
     let width = (ui.available_width() - 12.0) / 2.0;
     let size = Vec2::new(width.max(160.0), plot_height);
     let points = trace.points();
-    let ms_per_sample = 1e3 / trace.sample_rate_hz;
-    let t_ms = |i: usize| i as f64 * ms_per_sample;
-    let slip = Series {
-        points: points
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (t_ms(i), f64::from(p.slip_m_per_s)))
-            .collect(),
-        color: SIMULATED,
-    };
-    // One red stretch along zero per run of sticking samples.
-    let mut series: Vec<Series> = points
-        .chunk_by(|a, b| a.sticking == b.sticking)
-        .scan(0, |start, run| {
-            let begun = *start;
-            *start += run.len();
-            Some((begun, run))
-        })
-        .filter(|(_, run)| run[0].sticking)
-        .map(|(begun, run)| Series {
-            points: vec![(t_ms(begun), 0.0), (t_ms(begun + run.len()), 0.0)],
-            color: IMPACT,
-        })
-        .collect();
-    // Zero (sticking) in view, so a ripple on a steady slide shows as the ripple it is.
-    series.push(Series {
-        points: vec![(0.0, 0.0), (t_ms(points.len()), 0.0)],
-        color: AXES,
-    });
-    series.push(slip);
+    let series = stick_and_slip(trace);
     let normal_n = points.iter().map(|p| f64::from(p.normal_n)).sum::<f64>() / points.len() as f64;
     ui.horizontal(|ui| {
         plot(
@@ -381,6 +352,41 @@ pub fn show_slide(ui: &mut egui::Ui, trace: &SlideTrace, plot_height: f32) {
          average, {} at most",
         trace.iterations_mean, trace.iterations_max
     ));
+}
+
+/// The slip velocity against time (ms) over the window, zero kept in view (so a ripple on a
+/// steady slide shows as the ripple it is), and a red stretch along zero per run of sticking
+/// samples.
+fn stick_and_slip(trace: &SlideTrace) -> Vec<Series> {
+    let points = trace.points();
+    let ms_per_sample = 1e3 / trace.sample_rate_hz;
+    let t_ms = |i: usize| i as f64 * ms_per_sample;
+    let mut series: Vec<Series> = points
+        .chunk_by(|a, b| a.sticking == b.sticking)
+        .scan(0, |start, run| {
+            let begun = *start;
+            *start += run.len();
+            Some((begun, run))
+        })
+        .filter(|(_, run)| run[0].sticking)
+        .map(|(begun, run)| Series {
+            points: vec![(t_ms(begun), 0.0), (t_ms(begun + run.len()), 0.0)],
+            color: IMPACT,
+        })
+        .collect();
+    series.push(Series {
+        points: vec![(0.0, 0.0), (t_ms(points.len()), 0.0)],
+        color: AXES,
+    });
+    series.push(Series {
+        points: points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (t_ms(i), f64::from(p.slip_m_per_s)))
+            .collect(),
+        color: SIMULATED,
+    });
+    series
 }
 
 /// The friction force against the slip velocity over the window, and the law's steady force
