@@ -16,7 +16,7 @@ pub const MAX_BREAKAWAY: f64 = 0.99;
 /// elasto-plastic model; Avanzini, Serafin & Rocchesso, IEEE TSAP 13(5), 2005, §II). The
 /// adhesion map α is 0 while the bristle is within its break-away deflection z_ba (it is purely
 /// elastic there, so a force below break-away causes no drift) or deflects against the motion,
-/// rises smoothly to 1 at z_ss ([`FrictionLaw::adhesion_and_slope`]), and is 1 beyond. Here z_ba = β·z_ss(v), a fraction of the
+/// rises smoothly to 1 at z_ss ([`adhesion_and_slope`]), and is 1 beyond. Here z_ba = β·z_ss(v), a fraction of the
 /// steady deflection (a reading: the paper's z_ba is a constant below every z_ss(v); a fraction
 /// keeps it below z_ss for every normal force, including zero µk).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -109,23 +109,22 @@ impl FrictionLaw {
     pub fn breakaway_force_n(&self, normal_n: f64) -> f64 {
         self.breakaway * self.stribeck_n(normal_n, 0.0)
     }
+}
 
-    /// The adhesion map α at w = |z|/|z_ss| for a bristle deflected along the motion, and its
-    /// slope dα/dw: 0 up to β, the smoothstep t²·(3 − 2t) of t = (w − β)/(1 − β) between, 1 from
-    /// 1 on. Dupont et al. ask of α only that it rise from 0 at z_ba to 1 at z_ss; their example
-    /// is a half sine, ½ + ½·sin(π·(t − ½)). The smoothstep has the same ends and the same zero
-    /// slopes there (C¹, which Newton needs), within 0.011 of it everywhere, and costs no sine.
-    #[inline]
-    pub fn adhesion_and_slope(&self, w: f64) -> (f64, f64) {
-        let beta = self.breakaway;
-        if w <= beta {
-            (0.0, 0.0)
-        } else if w >= 1.0 {
-            (1.0, 0.0)
-        } else {
-            let width = 1.0 - beta;
-            let t = (w - beta) / width;
-            (t * t * (3.0 - 2.0 * t), 6.0 * t * (1.0 - t) / width)
-        }
+/// The adhesion map α at w = |z|/|z_ss| for a bristle deflected along the motion, and its
+/// slope dα/dw: 0 up to β, the smoothstep t²·(3 − 2t) of t = (w − β)/(1 − β) between, 1 from
+/// 1 on. Dupont et al. ask of α only that it rise from 0 at z_ba to 1 at z_ss; their example
+/// is a half sine, ½ + ½·sin(π·(t − ½)). The smoothstep has the same ends and the same zero
+/// slopes there (C¹, which Newton needs), within 0.011 of it everywhere, and costs no sine.
+/// `beta` is the break-away fraction β and `ramp_per_w` = 1/(1 − β), taken once a step.
+#[inline]
+pub(super) fn adhesion_and_slope(w: f64, beta: f64, ramp_per_w: f64) -> (f64, f64) {
+    if w <= beta {
+        (0.0, 0.0)
+    } else if w >= 1.0 {
+        (1.0, 0.0)
+    } else {
+        let t = (w - beta) * ramp_per_w;
+        (t * t * (3.0 - 2.0 * t), 6.0 * t * (1.0 - t) * ramp_per_w)
     }
 }

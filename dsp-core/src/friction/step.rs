@@ -1,6 +1,6 @@
 //! One implicit step of the tangential contact: the bristle's backward-Euler update and the friction force solved together with the bodies' responses over the same step.
 
-use super::law::FrictionLaw;
+use super::law::{adhesion_and_slope, FrictionLaw};
 
 /// Newton iterations one step may take (each one evaluation of the law, whose own Newton is
 /// bounded alike); a bisection safeguard keeps every iterate in the bracket. The tests and the
@@ -54,6 +54,10 @@ struct StepLaw<'a> {
     dt_s: f64,
     /// The bristle's deflection before the step, m.
     z0_m: f64,
+    /// 1/σ₀, m/N: the deflection per newton of the bristle's spring.
+    bristle_m_per_n: f64,
+    /// 1/(1 − β): the adhesion map's ramp per unit of w.
+    ramp_per_w: f64,
 }
 
 /// The bristle after the step at slip velocity v, with the force and dF/dv.
@@ -65,7 +69,25 @@ struct Evaluation {
     adhesion: f64,
 }
 
-impl StepLaw<'_> {
+/// The bristle's update in the frame of the motion: ζ₁, dζ₁/du and α(ζ₁/Z).
+struct InFrame {
+    zeta1_m: f64,
+    dzeta_du_s: f64,
+    adhesion: f64,
+}
+
+impl<'a> StepLaw<'a> {
+    fn new(law: &'a FrictionLaw, normal_n: f64, dt_s: f64, z0_m: f64) -> Self {
+        Self {
+            law,
+            normal_n,
+            dt_s,
+            z0_m,
+            bristle_m_per_n: 1.0 / law.bristle_stiffness_n_per_m,
+            ramp_per_w: 1.0 / (1.0 - law.breakaway),
+        }
+    }
+
     /// Backward Euler on ż = v·(1 − α(z)·z/z_ss(v)) at v: z₁ = z₀ + dt·v·(1 − α(z₁)·z₁/z_ss(v)),
     /// then F = σ₀·z₁ + σ₁·(z₁ − z₀)/dt + σ₂·v with its slope dF/dv. In the frame of the motion
     /// (ζ = sgn(v)·z, u = |v|, a = u·dt, Z = |z_ss(v)|) the update solves
@@ -78,64 +100,78 @@ impl StepLaw<'_> {
         let dt = self.dt_s;
         let s = if v < 0.0 { -1.0 } else { 1.0 };
         let (zeta0, u) = (s * self.z0_m, v.abs());
-        let a = u * dt;
         let (stribeck_n, stribeck_slope) = law.stribeck_and_slope(self.normal_n, u);
-        let (z_ss, dz_ss) = (stribeck_n / sigma0, stribeck_slope / sigma0);
-        let (zeta1, h, h_slope, adhesion) = if z_ss > 0.0 {
-            self.bristle_in_frame(zeta0, a, z_ss)
+        let z_ss = stribeck_n * self.bristle_m_per_n;
+        let frame = if z_ss > 0.0 {
+            self.bristle_in_frame(zeta0, u, z_ss, stribeck_slope * self.bristle_m_per_n)
         } else {
             // No dry friction to hold the bristle: it lets go at once.
-            (0.0, 0.0, 0.0, 1.0)
+            InFrame {
+                zeta1_m: 0.0,
+                dzeta_du_s: 0.0,
+                adhesion: 1.0,
+            }
         };
-        // dζ₁/du = −(∂G/∂u)/(∂G/∂ζ₁), with dZ/du from the Stribeck curve.
-        let dzeta_du = if z_ss > 0.0 {
-            (dt * (1.0 - h) + a * h_slope * zeta1 * (dz_ss / z_ss) / z_ss)
-                / (1.0 + a * h_slope / z_ss)
-        } else {
-            0.0
-        };
+        let zeta1 = frame.zeta1_m;
         // The damper acts while the bristle loads along the motion (ζ₁ ≥ ζ₀); a bristle relaxing
         // against it, past a z_ss that fell, slides plastically and the damper does nothing
         // (see [`Bristle::step`]: passivity).
         let loading = zeta1 >= zeta0;
-        let damping_n = if loading {
-            s * sigma1 * (zeta1 - zeta0) / dt
+        let (damping_n, damping_slope) = if loading {
+            (s * sigma1 * (zeta1 - zeta0) / dt, sigma1 / dt)
         } else {
-            0.0
+            (0.0, 0.0)
         };
-        let damping_slope = if loading { sigma1 / dt } else { 0.0 };
         Evaluation {
             z_m: s * zeta1,
             force_n: sigma0 * s * zeta1 + damping_n + law.viscous_n_s_per_m * v,
-            slope_n_s_per_m: (sigma0 + damping_slope) * dzeta_du + law.viscous_n_s_per_m,
+            slope_n_s_per_m: (sigma0 + damping_slope) * frame.dzeta_du_s + law.viscous_n_s_per_m,
+            adhesion: frame.adhesion,
+        }
+    }
+
+    /// ζ₁, its slope dζ₁/du = −(∂G/∂u)/(∂G/∂ζ₁) (with dZ/du = `dz_ss` from the Stribeck curve)
+    /// and α at w = ζ₁/Z (see [`StepLaw::evaluate`]): G = ζ₁ − ζ₀ − u·dt + u·dt·h(ζ₁/Z) gives
+    /// dζ₁/du = Z·(dt·(1 − h) + a·h′·w·Z′/Z) / (Z + a·h′), with a = u·dt.
+    fn bristle_in_frame(&self, zeta0: f64, u: f64, z_ss: f64, dz_ss: f64) -> InFrame {
+        let dt = self.dt_s;
+        let a = u * dt;
+        let elastic = zeta0 + a;
+        if elastic <= self.law.breakaway * z_ss {
+            return InFrame {
+                zeta1_m: elastic,
+                dzeta_du_s: dt,
+                adhesion: 0.0,
+            };
+        }
+        let (w, h, h_slope, adhesion) = if zeta0 >= z_ss {
+            // Plastic throughout (ζ₁ = (ζ₀ + a)·Z/(Z + a) ≥ Z exactly when ζ₀ ≥ Z).
+            let w = elastic / (z_ss + a);
+            (w, w, 1.0, 1.0)
+        } else {
+            self.transition(zeta0, a, z_ss)
+        };
+        InFrame {
+            zeta1_m: w * z_ss,
+            dzeta_du_s: (z_ss * dt * (1.0 - h) + a * h_slope * w * dz_ss) / (z_ss + a * h_slope),
             adhesion,
         }
     }
 
-    /// ζ₁ with h(w), h′(w) and α(w) at w = ζ₁/Z (see [`StepLaw::evaluate`]).
-    fn bristle_in_frame(&self, zeta0: f64, a: f64, z_ss: f64) -> (f64, f64, f64, f64) {
-        let law = self.law;
+    /// w = ζ₁/Z where the bristle is neither elastic nor plastic throughout, with h(w), h′(w)
+    /// and α(w). The two closed forms bracket the root: G(plastic) = −a·w·(1 − α) ≤ 0 and
+    /// G(elastic) = a·α·w ≥ 0, and G rises. Newton from the plastic guess (near the root when
+    /// the bristle is nearly in full slide), converged once G is down to the rounding of its
+    /// terms.
+    fn transition(&self, zeta0: f64, a: f64, z_ss: f64) -> (f64, f64, f64, f64) {
+        let beta = self.law.breakaway;
         let elastic = zeta0 + a;
-        if elastic <= law.breakaway * z_ss {
-            return (elastic, 0.0, 0.0, 0.0);
-        }
-        let plastic = (zeta0 + a) / (1.0 + a / z_ss);
-        if plastic >= z_ss {
-            return (plastic, plastic / z_ss, 1.0, 1.0);
-        }
-        // Between. The two guesses bracket the root: G(plastic) = −a·w·(1 − α) ≤ 0 and
-        // G(elastic) = a·α·w ≥ 0, and G rises. Newton from the plastic guess (near the root
-        // when the bristle is nearly in full slide), converged once G is down to the rounding
-        // of its terms.
-        let (mut lo, mut hi) = (
-            (plastic / z_ss).max(law.breakaway),
-            (elastic / z_ss).min(1.0),
-        );
+        let (mut lo, mut hi) = ((elastic / (z_ss + a)).max(beta), (elastic / z_ss).min(1.0));
         let mut w = lo;
         let scale = 1e-14 * (z_ss + zeta0.abs() + a);
-        let (mut alpha, mut slope) = law.adhesion_and_slope(w);
+        let (mut alpha, mut slope) = self.adhesion_and_slope(w);
         for _ in 0..MAX_NEWTON_ITERATIONS {
-            let g = z_ss * w - zeta0 - a + a * alpha * w;
+            let g = z_ss * w - elastic + a * alpha * w;
             if g.abs() <= scale {
                 break;
             }
@@ -153,9 +189,15 @@ impl StepLaw<'_> {
                 break;
             }
             w = next;
-            (alpha, slope) = law.adhesion_and_slope(w);
+            (alpha, slope) = self.adhesion_and_slope(w);
         }
-        (w * z_ss, alpha * w, alpha + w * slope, alpha)
+        (w, alpha * w, alpha + w * slope, alpha)
+    }
+
+    /// The adhesion map α(w) and its slope ([`adhesion_and_slope`]).
+    #[inline]
+    fn adhesion_and_slope(&self, w: f64) -> (f64, f64) {
+        adhesion_and_slope(w, self.law.breakaway, self.ramp_per_w)
     }
 }
 
@@ -196,12 +238,7 @@ impl Bristle {
         slip: Slip,
         dt_s: f64,
     ) -> FrictionStep {
-        let law_now = StepLaw {
-            law,
-            normal_n: normal_n.max(0.0),
-            dt_s,
-            z0_m: self.z_m,
-        };
+        let law_now = StepLaw::new(law, normal_n.max(0.0), dt_s, self.z_m);
         if !(normal_n > 0.0) {
             // Apart: no friction, the bristle relaxes.
             self.z_m = 0.0;
@@ -226,9 +263,11 @@ impl Bristle {
             let mut reach = (slip.free_m.abs() / dt_s).max(1e-9);
             while iterations < MAX_NEWTON_ITERATIONS {
                 let r = residual(&e, v);
-                // Converged once r is down to the rounding of its terms.
+                // Converged once r is within 10⁻¹⁰ of the step's terms (the slip it leaves is 200
+                // dB below the slip itself); in steady sliding one Newton step from the elastic
+                // guess gets there (to 10⁻¹⁰…10⁻¹³), so a step takes two evaluations of the law.
                 let scale = (v * dt_s).abs() + slip.free_m.abs() + (c * e.force_n).abs();
-                if r.abs() <= 1e-13 * scale {
+                if r.abs() <= 1e-10 * scale {
                     break;
                 }
                 if r > 0.0 {

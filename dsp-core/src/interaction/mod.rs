@@ -3,7 +3,7 @@
 //! samples and an energy guard.
 
 use crate::integrate::Method;
-use crate::resonator::{BankSetup, ModalBank, Mode, Pickup, Slot, Surface};
+use crate::resonator::{BankSetup, ModalBank, Mode, Pickup, Pushed, Slot, Surface};
 
 mod discrete_gradient;
 mod guard;
@@ -298,14 +298,19 @@ impl Hammer {
         }
     }
 
-    /// The object was moved over the sample just stepped by a force other than this contact's
-    /// (a slider's friction, [`ModalBank::push_tangent`]): read its surface afresh, drop the
-    /// force-free prediction made before the move, and take the contact's energy balance from
-    /// here (the friction's work is not the contact's).
-    pub fn object_moved(&mut self, bank: &ModalBank) {
-        self.surface = bank.surface();
-        self.free_prediction = None;
+    /// Push the object this hammer presses with a tangential force `force_n` held over the
+    /// sample just stepped (a slider's friction, [`ModalBank::push_tangent`]), and start the
+    /// next step from where it moved the object: its surface and the next step's force-free
+    /// prediction are read in the push's pass, and the contact's energy balance starts here
+    /// (the friction's work is not the contact's).
+    pub fn push_tangent(&mut self, bank: &mut ModalBank, force_n: f64) -> Pushed {
+        let pushed = bank.push_tangent(force_n, Slot::Sub);
+        self.surface = pushed.surface;
+        self.free_prediction = self
+            .contact
+            .map(|_| (Slot::Sub, pushed.surface.next_free_displacement_m));
         self.rebase_energy(bank);
+        pushed
     }
 
     /// Whether the ball was captured and rests on the object.

@@ -3,5 +3,7 @@
 mod modal_bank;
 mod objects;
 
-pub use modal_bank::{BankSetup, MeanMobility, ModalBank, Mode, Pickup, Slot, Surface, MAX_MODES};
+pub use modal_bank::{
+    BankSetup, MeanMobility, ModalBank, Mode, Pickup, Pushed, Slot, Surface, MAX_MODES,
+};
 pub use objects::{object_modes, Marker, ObjectKind, ObjectSpec, BAR_WIDTH_PER_LENGTH};

@@ -1,6 +1,6 @@
 //! The modal bank's kernels: a mode's exact decay over a step, and the per-sample loops over lanes of modes (compiled twice, for AVX2 + FMA and for the baseline, chosen at run time).
 
-use super::{Pickup, Step, Surface, LANES, MAX_MODES, NODE_SHAPE};
+use super::{BankSetup, Pickup, Pushed, Step, Surface, LANES, MAX_MODES, NODE_SHAPE};
 
 /// e^(−σ·dt)·(cos ω_d·dt, sin(ω_d·dt)/ω_d) of a mode with decay rate `sigma` and stiffness
 /// `omega0_sq` = ω₀² over `dt_s`, with ω_d = √(ω₀² − σ²); past critical damping, where ω_d = i·β,
@@ -127,6 +127,76 @@ pub(super) fn advance_lanes(
             side_pa: out_side.iter().sum(),
         },
         next_free_displacement_m: w_next.iter().sum(),
+    }
+}
+
+/// A tangential force `force_n` held over the full sample just stepped, added by linearity
+/// (qᵢ += tb0ᵢ·F, q̇ᵢ += tb1ᵢ·F), reading the strike point, the pickups, the tangential
+/// displacement and the force-free prediction of a step of `next` in the same pass; compiled
+/// for AVX2 + FMA as well as the baseline and chosen once at run time.
+#[multiversion::multiversion(targets("x86_64+avx2+fma"))]
+pub(super) fn push_tangent_lanes(
+    setup: &BankSetup,
+    next: &Step,
+    q: &mut [f64; MAX_MODES],
+    p: &mut [f64; MAX_MODES],
+    force_n: f64,
+) -> Pushed {
+    let held = &setup.full;
+    let groups = padded(setup.num_modes).min(MAX_MODES) / LANES;
+    let (tb0, tb1) = (
+        lane_groups(&held.tangent_b0, groups),
+        lane_groups(&held.tangent_b1, groups),
+    );
+    let (sa00, sa01) = (
+        lane_groups(&next.strike_a00, groups),
+        lane_groups(&next.strike_a01, groups),
+    );
+    let (strike, tangent) = (
+        lane_groups(&setup.strike, groups),
+        lane_groups(&setup.tangent, groups),
+    );
+    let (pickup, side) = (
+        lane_groups(&setup.pickup, groups),
+        lane_groups(&setup.side, groups),
+    );
+    let (q, p) = (lane_groups_mut(q, groups), lane_groups_mut(p, groups));
+    let mut w = [0.0; LANES];
+    let mut w_dot = [0.0; LANES];
+    let mut out = [0.0; LANES];
+    let mut out_side = [0.0; LANES];
+    let mut w_next = [0.0; LANES];
+    let mut u = [0.0; LANES];
+    for j in 0..groups {
+        for lane in 0..LANES {
+            let q_next = q[j][lane] + tb0[j][lane] * force_n;
+            let p_next = p[j][lane] + tb1[j][lane] * force_n;
+            q[j][lane] = q_next;
+            p[j][lane] = p_next;
+            w[lane] += strike[j][lane] * q_next;
+            w_dot[lane] += strike[j][lane] * p_next;
+            out[lane] += pickup[j][lane] * p_next;
+            out_side[lane] += side[j][lane] * p_next;
+            w_next[lane] += sa00[j][lane] * q_next + sa01[j][lane] * p_next;
+            u[lane] += tangent[j][lane] * q_next;
+        }
+    }
+    let per_n = held.tangent_pickup_per_n;
+    Pushed {
+        surface: Surface {
+            displacement_m: w.iter().sum(),
+            velocity_m_per_s: w_dot.iter().sum(),
+            pickup: Pickup {
+                mid_pa: out.iter().sum(),
+                side_pa: out_side.iter().sum(),
+            },
+            next_free_displacement_m: w_next.iter().sum(),
+        },
+        added: Pickup {
+            mid_pa: per_n.mid_pa * force_n,
+            side_pa: per_n.side_pa * force_n,
+        },
+        tangent_m: u.iter().sum(),
     }
 }
 

@@ -20,7 +20,7 @@ pub const NODE_SHAPE: f64 = 1e-9;
 use crate::radiation::Radiator;
 
 mod lanes;
-use lanes::{advance_lanes, decay_pair, dot, padded, ring_lanes, snap_node};
+use lanes::{advance_lanes, decay_pair, dot, padded, push_tangent_lanes, ring_lanes, snap_node};
 
 /// One mode of a struck object as the user describes it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -101,6 +101,18 @@ pub struct Surface {
     /// Strike-point displacement (m) after one more force-free step of the same length: what
     /// [`ModalBank::predict_free`] would return next, read in the same pass.
     pub next_free_displacement_m: f64,
+}
+
+/// The object after a tangential push ([`ModalBank::push_tangent`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Pushed {
+    /// The strike point and the pickups after the push, with the force-free prediction of a
+    /// step of the slot asked for.
+    pub surface: Surface,
+    /// What the push added to the pickups.
+    pub added: Pickup,
+    /// Tangential displacement at the strike point after the push, m: Σ τᵢ·qᵢ.
+    pub tangent_m: f64,
 }
 
 /// What the two pickups hear: the mean of what they hear (mid, the mono signal) and half the
@@ -780,19 +792,17 @@ impl ModalBank {
     }
 
     /// Add a tangential force `force_n` held over the full sample just stepped (by linearity,
-    /// its response adds to whatever the step did): qᵢ += tb0ᵢ·F, q̇ᵢ += tb1ᵢ·F. Returns what it
-    /// adds to the pickups.
+    /// its response adds to whatever the step did): qᵢ += tb0ᵢ·F, q̇ᵢ += tb1ᵢ·F. Returns the
+    /// object after it, with the force-free prediction of a step of `next`, read in the same
+    /// pass.
     #[inline]
-    pub fn push_tangent(&mut self, force_n: f64) -> Pickup {
-        let t = &self.setup.full;
-        for i in 0..padded(self.setup.num_modes) {
-            self.q[i] += t.tangent_b0[i] * force_n;
-            self.p[i] += t.tangent_b1[i] * force_n;
-        }
-        Pickup {
-            mid_pa: t.tangent_pickup_per_n.mid_pa * force_n,
-            side_pa: t.tangent_pickup_per_n.side_pa * force_n,
-        }
+    pub fn push_tangent(&mut self, force_n: f64, next: Slot) -> Pushed {
+        let next = match next {
+            Slot::Full => &self.setup.full,
+            Slot::Sub => &self.sub,
+            Slot::OneOff => &self.one_off,
+        };
+        push_tangent_lanes(&self.setup, next, &mut self.q, &mut self.p, force_n)
     }
 
     /// Advance one full sample with no force on the object (free ringing) and return what the

@@ -319,20 +319,40 @@ fn a_tangential_force_pushed_after_a_step_is_that_force_held_over_it() {
     assert!(
         (held.compliance(Slot::Full).0 / pushed.tangent_compliance_m_per_n() - 1.0).abs() < 1e-12
     );
+    let close = |a: f64, b: f64, scale: f64| (a - b).abs() < 1e-9 * scale;
     for n in 0..500 {
         let force = (n as f64 * 0.37).sin() * 3.0;
         let a = held.advance(Slot::Full, force);
         let mut b = pushed.advance(Slot::Full, 0.0).pickup;
-        let more = pushed.push_tangent(force);
-        b.mid_pa += more.mid_pa;
-        b.side_pa += more.side_pa;
+        let after = pushed.push_tangent(force, Slot::Full);
+        b.mid_pa += after.added.mid_pa;
+        b.side_pa += after.added.side_pa;
         let scale = a.pickup.mid_pa.abs().max(1e-9);
+        assert!(close(a.pickup.mid_pa, b.mid_pa, scale), "sample {n}");
+        assert!(close(
+            a.pickup.side_pa,
+            b.side_pa,
+            scale.max(a.pickup.side_pa.abs())
+        ));
+        // What the push's pass reads is what the held step's pass read.
+        let read = after.surface;
         assert!(
-            (a.pickup.mid_pa - b.mid_pa).abs() < 1e-9 * scale,
+            close(read.pickup.mid_pa, a.pickup.mid_pa, scale),
             "sample {n}"
         );
-        assert!((a.pickup.side_pa - b.side_pa).abs() < 1e-9 * scale.max(a.pickup.side_pa.abs()));
-        let w = held.strike_displacement_m();
-        assert!((w - pushed.tangent_displacement_m()).abs() < 1e-9 * w.abs().max(1e-12));
+        let w = a.displacement_m;
+        let w_scale = w.abs().max(1e-12);
+        assert!(close(read.displacement_m, w, w_scale), "sample {n}");
+        assert!(close(after.tangent_m, w, w_scale), "sample {n}");
+        let v = a.velocity_m_per_s;
+        assert!(
+            close(read.velocity_m_per_s, v, v.abs().max(1e-9)),
+            "sample {n}"
+        );
+        let next = a.next_free_displacement_m;
+        assert!(
+            close(read.next_free_displacement_m, next, next.abs().max(1e-12)),
+            "sample {n}"
+        );
     }
 }

@@ -3,7 +3,7 @@
 use super::{NoteStart, Scene};
 use crate::friction::{Bristle, FrictionLaw, FrictionStep, Roughness, Slip};
 use crate::interaction::Gravity;
-use crate::resonator::{ModalBank, Pickup};
+use crate::resonator::{ModalBank, Pickup, Slot};
 use crate::surface::{SurfaceReader, SurfaceSettings};
 use crate::voice::bodies::Bodies;
 use crate::voice::patch::{Patch, Stroke};
@@ -33,6 +33,9 @@ pub(in crate::voice) struct SlideScene {
     origin_m: f64,
     /// The friction force on the object's modes at the last sample, N (c·F).
     tangent_n: f64,
+    /// The object's tangential displacement at the contact after the last sample, m (None: to
+    /// be read from the object).
+    tangent_m: Option<f64>,
     /// The live view's record (filled while the voice is traced).
     pub trace: Box<SlideTrace>,
 }
@@ -52,6 +55,7 @@ impl SlideScene {
             heading: 1.0,
             origin_m: 0.0,
             tangent_n: 0.0,
+            tangent_m: None,
             trace: Box::default(),
         }
     }
@@ -147,6 +151,7 @@ impl Scene for SlideScene {
         self.heading = 1.0;
         self.origin_m = 0.0;
         self.tangent_n = 0.0;
+        self.tangent_m = None;
         self.trace.begin(self.law, 1.0 / note.dt_s);
     }
 
@@ -177,7 +182,10 @@ impl Scene for SlideScene {
             bodies
                 .hammer
                 .set_track_acceleration(profile.accel_m_per_s2 + bodies.press.next());
-            let before_m = c * bodies.bank.tangent_displacement_m();
+            let before_m = match self.tangent_m {
+                Some(u) => u,
+                None => bodies.bank.tangent_displacement_m(),
+            };
             let pickup = if self.on_edge {
                 let slider = bodies
                     .hammer
@@ -200,8 +208,9 @@ impl Scene for SlideScene {
             // The slider moves at the drive's smoothed speed; the surface is read at the speed
             // of each block, within a fraction of a millimetre of it.
             let drive_m = self.velocity_m_per_s * dt_s;
+            let after_m = bodies.bank.tangent_displacement_m();
             let slip = Slip {
-                free_m: drive_m - (c * bodies.bank.tangent_displacement_m() - before_m),
+                free_m: drive_m - c * (after_m - before_m),
                 compliance_m_per_n: c * c * bodies.bank.tangent_compliance_m_per_n(),
             };
             // The roughness modulates the dry friction the law sees, not the normal contact.
@@ -212,14 +221,19 @@ impl Scene for SlideScene {
                 self.record(normal_n, &step);
             }
             let more = if step.force_n != 0.0 {
-                let more = bodies.bank.push_tangent(c * step.force_n);
-                if !self.on_edge {
-                    // The normal contact's next step starts from where the friction moved the
-                    // object.
-                    bodies.hammer.object_moved(&bodies.bank);
-                }
-                more
+                // The normal contact's next step starts from where the friction moved the
+                // object.
+                let pushed = if self.on_edge {
+                    bodies.bank.push_tangent(c * step.force_n, Slot::Full)
+                } else {
+                    bodies
+                        .hammer
+                        .push_tangent(&mut bodies.bank, c * step.force_n)
+                };
+                self.tangent_m = Some(pushed.tangent_m);
+                pushed.added
             } else {
+                self.tangent_m = Some(after_m);
                 Pickup::default()
             };
             (*m, *s) = (pickup.mid_pa + more.mid_pa, pickup.side_pa + more.side_pa);
