@@ -506,7 +506,10 @@ proptest! {
 proptest! {
     // Only the 20 000-angle scan is costly; the 10 000 impacts above also exercise the
     // centrifugal direction through every resumed slip.
-    #![proptest_config(ProptestConfig::with_cases(1_000))]
+    #![proptest_config(ProptestConfig {
+        rng_seed: proptest::test_runner::RngSeed::Fixed(35),
+        ..ProptestConfig::with_cases(1_000)
+    })]
 
     /// Invariant directions satisfy eq. 33, number two to four (Theorem 5(ii)), and there is no
     /// centrifugal one if ‖B⁻¹d‖ ≤ μ and exactly one otherwise (Theorem 5(iii)–(iv)), the one
