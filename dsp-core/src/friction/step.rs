@@ -3,9 +3,13 @@
 use super::law::{adhesion_and_slope, FrictionLaw};
 
 /// Newton iterations one step may take (each one evaluation of the law, whose own Newton is
-/// bounded alike); a bisection safeguard keeps every iterate in the bracket. The tests and the
-/// slide's benchmark take at most 7.
+/// bounded alike); a bisection safeguard keeps every iterate in the bracket. The stick–slip
+/// experiments of docs/physics.md take at most 6.
 pub const MAX_NEWTON_ITERATIONS: u32 = 48;
+
+/// A steady deflection below this holds nothing, m (a normal force of about 10⁻¹⁹⁰ N): the
+/// bristle's closed forms divide by it.
+const MIN_STEADY_DEFLECTION_M: f64 = 1e-200;
 
 /// What the bodies offer the tangential contact over one step: the slip the step would make
 /// with no friction, and how much a friction force held over the step takes off it. Both bodies'
@@ -102,10 +106,11 @@ impl<'a> StepLaw<'a> {
         let (zeta0, u) = (s * self.z0_m, v.abs());
         let (stribeck_n, stribeck_slope) = law.stribeck_and_slope(self.normal_n, u);
         let z_ss = stribeck_n * self.bristle_m_per_n;
-        let frame = if z_ss > 0.0 {
+        let frame = if z_ss > MIN_STEADY_DEFLECTION_M {
             self.bristle_in_frame(zeta0, u, z_ss, stribeck_slope * self.bristle_m_per_n)
         } else {
-            // No dry friction to hold the bristle: it lets go at once.
+            // No dry friction to hold the bristle (or too little to divide by): it lets go at
+            // once.
             InFrame {
                 zeta1_m: 0.0,
                 dzeta_du_s: 0.0,
@@ -222,7 +227,9 @@ impl Bristle {
     /// itself leaves (Newton on r(v) = v·dt − free + C·F(v), in a bracket). `law` must be
     /// [`FrictionLaw::clamped`].
     ///
-    /// Passive by construction: v·dt = (z₁ − z₀) + dt·v·α·z₁/z_ss, so the spring's part of the
+    /// Passive by construction, at the v Newton stops at (where the slip equation's residual r
+    /// is within 10⁻¹⁰ of its terms, so the energy the residual moves is at most
+    /// 10⁻¹⁰·|F|·(|v·dt| + |s_free| + |C·F|) a step): v·dt = (z₁ − z₀) + dt·v·α·z₁/z_ss, so the spring's part of the
     /// force takes in σ₀·z₁·v·dt = σ₀·z₁·(z₁ − z₀) + σ₀·dt·v·α·z₁²/z_ss ≥ ½σ₀(z₁² − z₀²) (the
     /// last term ≥ 0 since z_ss has the sign of v); σ₂·v² ≥ 0. The damper's σ₁·ż·v is not of one sign in
     /// the law as published: when z_ss(v) falls below z (sliding speeds up through the Stribeck

@@ -285,9 +285,17 @@ impl Hammer {
         &self.trace
     }
 
-    /// The object changed under a contact under way (a retune): the contact's energy balance,
-    /// which the energy guard holds each step to, starts again from the state now.
-    pub fn rebase_energy(&mut self, bank: &ModalBank) {
+    /// The object's modes changed under a contact under way (a retune, a faster decay at
+    /// note-off): the force-free prediction made with the old transitions is dropped (the next
+    /// step makes it afresh), and the contact's energy balance starts again from the state now.
+    pub fn object_changed(&mut self, bank: &ModalBank) {
+        self.free_prediction = None;
+        self.rebase_energy(bank);
+    }
+
+    /// The contact's energy balance, which the energy guard holds each step to, starts again
+    /// from the state now.
+    fn rebase_energy(&mut self, bank: &ModalBank) {
         if !self.guards() {
             // Only the guard reads the balance (and it costs a pass over the modes).
             return;

@@ -615,3 +615,54 @@ fn a_stiff_light_pressed_body_is_stepped_within_the_audio_band() {
         }
     }
 }
+
+/// A retune under a pressed contact (an expression between blocks, a semitone up) gives the
+/// object new transitions: after [`Hammer::object_changed`] the contact's next step is the one a hammer
+/// that never keeps a force-free prediction takes, not one predicted with the old transitions.
+#[test]
+fn a_contact_goes_on_with_the_modes_a_retune_gave_the_object() {
+    let mass_kg = 0.01;
+    let accel_m_per_s2 = 100.0;
+    let law = HuntCrossley {
+        stiffness: 1e8,
+        mu_s_per_m: 0.1,
+        alpha: 1.5,
+    };
+    let setup = ContactSetup::hunt_crossley(law, Method::Am1);
+    let pressed = || {
+        let mut bank = ModalBank::new(0.02);
+        bank.set_modes(&[mode(440.0, 1.0, 1.0), mode(1_210.0, 0.5, 0.7)], FS);
+        bank.preload(mass_kg * accel_m_per_s2);
+        let mut hammer = Hammer::new(mass_kg, setup);
+        hammer.set_gravity(Gravity {
+            accel_m_per_s2,
+            in_contact: true,
+            capture_m_per_s: 0.0,
+        });
+        hammer.place(&bank, &setup, mass_kg);
+        (bank, hammer)
+    };
+    // `kept` keeps its prediction from step to step; `fresh` has it made afresh before each
+    // step, by a push of no force (which reads it with the transitions the bank has then).
+    let (mut kept_bank, mut kept) = pressed();
+    let (mut fresh_bank, mut fresh) = pressed();
+    for n in 0..400 {
+        if n == 200 {
+            // A semitone up, the press under way.
+            assert!(kept.in_contact() && fresh.in_contact());
+            let ratio = 2f64.powf(1.0 / 12.0);
+            kept_bank.retune(ratio, FS, 0.1, true);
+            kept.object_changed(&kept_bank);
+            fresh_bank.retune(ratio, FS, 0.1, true);
+        }
+        kept.process_sample(&setup, &mut kept_bank, 1.0 / FS);
+        fresh.push_tangent(&mut fresh_bank, 0.0);
+        fresh.process_sample(&setup, &mut fresh_bank, 1.0 / FS);
+        let (a, b) = (kept.force_n(), fresh.force_n());
+        assert_eq!(kept.in_contact(), fresh.in_contact(), "sample {n}");
+        assert!(
+            (a - b).abs() <= 1e-9 * b.abs(),
+            "sample {n}: {a} N against {b} N"
+        );
+    }
+}

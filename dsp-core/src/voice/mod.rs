@@ -235,6 +235,9 @@ impl Voice {
                 .hammer
                 .striker_mut()
                 .scale_decay(fraction, sample_rate_hz, in_contact);
+            if in_contact {
+                bodies.hammer.object_changed(&bodies.bank);
+            }
         }
     }
 
