@@ -558,6 +558,28 @@ fn a_resting_contact_is_the_linearised_law_in_series_with_the_object() {
     }
 }
 
+/// A hammer of `mass_kg` pressed by `accel_m_per_s2` onto a two-mode object of modal mass
+/// `object_kg` (440 Hz and `second_hz`), laid on at the object's loaded equilibrium.
+fn pressed(
+    setup: &ContactSetup,
+    object_kg: f64,
+    second_hz: f64,
+    mass_kg: f64,
+    accel_m_per_s2: f64,
+) -> (Box<ModalBank>, Hammer) {
+    let mut bank = ModalBank::new(object_kg);
+    bank.set_modes(&[mode(440.0, 1.0, 1.0), mode(second_hz, 0.5, 0.7)], FS);
+    bank.preload(mass_kg * accel_m_per_s2);
+    let mut hammer = Hammer::new(mass_kg, *setup);
+    hammer.set_gravity(Gravity {
+        accel_m_per_s2,
+        in_contact: true,
+        capture_m_per_s: 0.0,
+    });
+    hammer.place(&bank, setup, mass_kg);
+    (bank, hammer)
+}
+
 /// A stiff light body pressed onto a ringing object (the parameters' bounds: k = 10¹² and a
 /// 0.1 g slider pressed with 30 of its weights; its well rings at 16 MHz with α = 1, 108 kHz
 /// with α = 1.5, and is resolved at 850 Hz with α = 3, where the explicit schemes run as chosen)
@@ -577,16 +599,7 @@ fn a_stiff_light_pressed_body_is_stepped_within_the_audio_band() {
         };
         for method in Method::ALL {
             let setup = ContactSetup::hunt_crossley(law, method);
-            let mut bank = ModalBank::new(0.05);
-            bank.set_modes(&[mode(440.0, 1.0, 1.0), mode(2_300.0, 0.5, 0.7)], FS);
-            bank.preload(mass_kg * accel_m_per_s2);
-            let mut hammer = Hammer::new(mass_kg, setup);
-            hammer.set_gravity(Gravity {
-                accel_m_per_s2,
-                in_contact: true,
-                capture_m_per_s: 0.0,
-            });
-            hammer.place(&bank, &setup, mass_kg);
+            let (mut bank, mut hammer) = pressed(&setup, 0.05, 2_300.0, mass_kg, accel_m_per_s2);
             let duration_s = 1.0;
             let mut impulse_n_s = 0.0;
             for _ in 0..(duration_s * FS) as usize {
@@ -629,23 +642,11 @@ fn a_contact_goes_on_with_the_modes_a_retune_gave_the_object() {
         alpha: 1.5,
     };
     let setup = ContactSetup::hunt_crossley(law, Method::Am1);
-    let pressed = || {
-        let mut bank = ModalBank::new(0.02);
-        bank.set_modes(&[mode(440.0, 1.0, 1.0), mode(1_210.0, 0.5, 0.7)], FS);
-        bank.preload(mass_kg * accel_m_per_s2);
-        let mut hammer = Hammer::new(mass_kg, setup);
-        hammer.set_gravity(Gravity {
-            accel_m_per_s2,
-            in_contact: true,
-            capture_m_per_s: 0.0,
-        });
-        hammer.place(&bank, &setup, mass_kg);
-        (bank, hammer)
-    };
+    let start = || pressed(&setup, 0.02, 1_210.0, mass_kg, accel_m_per_s2);
     // `kept` keeps its prediction from step to step; `fresh` has it made afresh before each
     // step, by a push of no force (which reads it with the transitions the bank has then).
-    let (mut kept_bank, mut kept) = pressed();
-    let (mut fresh_bank, mut fresh) = pressed();
+    let (mut kept_bank, mut kept) = start();
+    let (mut fresh_bank, mut fresh) = start();
     for n in 0..400 {
         if n == 200 {
             // A semitone up, the press under way.

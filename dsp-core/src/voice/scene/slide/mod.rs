@@ -182,10 +182,9 @@ impl Scene for SlideScene {
             bodies
                 .hammer
                 .set_track_acceleration(profile.accel_m_per_s2 + bodies.press.next());
-            let before_m = match self.tangent_m {
-                Some(u) => u,
-                None => bodies.bank.tangent_displacement_m(),
-            };
+            let before_m = self
+                .tangent_m
+                .unwrap_or_else(|| bodies.bank.tangent_displacement_m());
             let pickup = if self.on_edge {
                 let slider = bodies
                     .hammer
