@@ -321,6 +321,13 @@ impl Hammer {
         pushed
     }
 
+    /// The point on the object under this hammer moved ([`ModalBank::set_point`]): read the
+    /// object afresh there (the strike point's displacement, velocity and next force-free
+    /// prediction, and Σ τ·q, which it returns) in one pass, a tangential push of nothing.
+    pub fn point_moved(&mut self, bank: &mut ModalBank) -> f64 {
+        self.push_tangent(bank, 0.0).tangent_m
+    }
+
     /// Whether the ball was captured and rests on the object.
     pub fn is_at_rest(&self) -> bool {
         self.at_rest

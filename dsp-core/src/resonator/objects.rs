@@ -292,6 +292,12 @@ impl Marker {
 }
 
 impl ObjectKind {
+    /// Whether its strike position runs round a rim (a bell's, a glass's), whose modes come in
+    /// pairs that turn their pattern to follow what rubs them.
+    pub fn is_rim(self) -> bool {
+        matches!(self, ObjectKind::Bell | ObjectKind::Glass)
+    }
+
     /// Where `marker` at position `x` lies on the object, in its own plane as seen from above,
     /// the object's length 1: along a bar or a string (x, 0); on a plate or a plank (x, y·aspect),
     /// y the marker's line across it; on a disc or a membrane (r·cos θ, r·sin θ) in the unit disc
@@ -315,22 +321,7 @@ impl ObjectKind {
 /// `size_m` large (see [`ObjectKind::radiator`]), which sets how its modes radiate.
 pub fn object_modes(spec: &ObjectSpec, size_m: f64, out: &mut [Mode; MAX_MODES]) -> usize {
     let mut candidates = [Candidate::default(); MAX_CANDIDATES];
-    let wanted = spec.num_modes.clamp(1, MAX_MODES);
-    let count = match spec.kind {
-        ObjectKind::FreeBar => bar(&mut candidates, wanted, None),
-        ObjectKind::MarimbaBar => bar(&mut candidates, wanted, Some(MARIMBA_RATIOS)),
-        ObjectKind::RectangularPlate | ObjectKind::Plank => {
-            rectangular_plate(&mut candidates, spec.kind.plate_aspect())
-        }
-        ObjectKind::CircularPlate => circular_plate(&mut candidates),
-        ObjectKind::Membrane => membrane(&mut candidates),
-        ObjectKind::Bell => rim(&mut candidates, wanted, bell_partial),
-        ObjectKind::Glass => rim(&mut candidates, wanted, glass_partial),
-        ObjectKind::String => string(&mut candidates, wanted),
-    };
-    let candidates = &mut candidates[..count];
-    candidates.sort_unstable_by(|a, b| a.ratio.total_cmp(&b.ratio));
-    let n = wanted.min(count);
+    let n = lowest_modes(spec, &mut candidates);
     let strike = Marker::Strike.point(spec.strike_position);
     let left = Marker::LeftPickup.point(spec.pickup_position);
     let right = if spec.right_pickup_position == spec.pickup_position {
@@ -353,6 +344,55 @@ pub fn object_modes(spec: &ObjectSpec, size_m: f64, out: &mut [Mode; MAX_MODES])
         };
     }
     n
+}
+
+/// An object's mode shapes along its strike line, in the order [`object_modes`] lists its
+/// modes: what a point moving along that line (a slider's) strikes and rubs them through.
+#[derive(Clone, Copy)]
+pub struct StrikeLine {
+    shapes: [Shape; MAX_MODES],
+}
+
+impl StrikeLine {
+    /// The strike line of `spec`'s object (its strike position aside).
+    pub fn new(spec: &ObjectSpec) -> Self {
+        let mut candidates = [Candidate::default(); MAX_CANDIDATES];
+        let n = lowest_modes(spec, &mut candidates);
+        let mut shapes = [Shape::Flat; MAX_MODES];
+        for (shape, c) in shapes.iter_mut().zip(&candidates[..n]) {
+            *shape = c.shape;
+        }
+        Self { shapes }
+    }
+
+    /// The strike and tangential shapes ([`Mode::strike_shape`], [`Mode::tangent_shape`]) of
+    /// mode `index` struck at `position` (0…1, as [`ObjectSpec::strike_position`]); 0 past the
+    /// modes.
+    pub fn shapes_at(&self, index: usize, position: f64) -> (f64, f64) {
+        let shape = self.shapes.get(index).copied().unwrap_or_default();
+        let point = Marker::Strike.point(position);
+        (shape.at(point), shape.tangent(point))
+    }
+}
+
+/// Fill `candidates` with the modes of `spec`, the lowest first, and return how many of them
+/// the object keeps (its `num_modes`, or fewer when it has fewer).
+fn lowest_modes(spec: &ObjectSpec, candidates: &mut [Candidate; MAX_CANDIDATES]) -> usize {
+    let wanted = spec.num_modes.clamp(1, MAX_MODES);
+    let count = match spec.kind {
+        ObjectKind::FreeBar => bar(candidates, wanted, None),
+        ObjectKind::MarimbaBar => bar(candidates, wanted, Some(MARIMBA_RATIOS)),
+        ObjectKind::RectangularPlate | ObjectKind::Plank => {
+            rectangular_plate(candidates, spec.kind.plate_aspect())
+        }
+        ObjectKind::CircularPlate => circular_plate(candidates),
+        ObjectKind::Membrane => membrane(candidates),
+        ObjectKind::Bell => rim(candidates, wanted, bell_partial),
+        ObjectKind::Glass => rim(candidates, wanted, glass_partial),
+        ObjectKind::String => string(candidates, wanted),
+    };
+    candidates[..count].sort_unstable_by(|a, b| a.ratio.total_cmp(&b.ratio));
+    wanted.min(count)
 }
 
 /// βₙL of the free–free Euler–Bernoulli bar, the roots of cos βL·cosh βL = 1 (Fletcher & Rossing,

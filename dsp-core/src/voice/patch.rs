@@ -197,6 +197,11 @@ pub struct Slide {
     /// bending, so its normal contact is against a rigid support and only its friction drives
     /// the modes. Otherwise it presses on a face, through the modes' normal shapes.
     pub against_edge: bool,
+    /// The slider stays on one spot of the object as it slides: a disc turning under a brake
+    /// pad, a pin turning in a hinge. Otherwise the spot it touches moves along the object with
+    /// it, except round a rim (a glass's, a bell's), where a mode pair's pattern turns with the
+    /// finger and the spot under it stays as it was.
+    pub in_place: bool,
 }
 
 /// The stereo image: the object's two pickups ([`ObjectSpec::right_pickup_position`]) make it; a
@@ -361,6 +366,7 @@ impl Default for Patch {
                 stroke_length_m: 0.3,
                 coupling: 1.0,
                 against_edge: false,
+                in_place: false,
             },
             press_depth: 3.0,
         }

@@ -291,6 +291,8 @@ fn a_string_struck_and_heard_at_its_end_is_exact_silence() {
         patch.object.pickup_position = 1.0;
         patch.object.num_modes = 128;
         patch.mode = mode;
+        // A slider kept on the node (drawn along the string, it would leave it).
+        patch.slide.in_place = true;
         let mut e = Engine::new(44_100.0);
         e.note_on(&patch, 60, 1.0);
         let y = render(&mut e, &patch, 44_100, 512);

@@ -332,6 +332,13 @@ const TOOLTIPS: &[(&str, &str)] = &[
             it presses on a face. On/off.",
     ),
     (
+        "slide-in-place",
+        "On: the slider keeps to one spot of the object (a disc turning under a brake pad, a \
+            pin turning in a hinge). Off: the spot moves along the object with the slider, and \
+            the timbre with it; drawn past an end, it comes back. Round a glass's or a bell's \
+            rim the spot always stays: their modes turn with the finger. On/off.",
+    ),
+    (
         "slider-tip",
         "Radius of the slider's tip: it rides over what is much narrower than itself. Small: \
             a nail that clicks on every tooth. Large: a finger that glides. Unit: m.",

@@ -60,6 +60,7 @@ pub const GROUPS: &[(&str, &[&str])] = &[
             "stroke-length",
             "slide-coupling",
             "slide-edge",
+            "slide-in-place",
             "slider-tip",
         ],
     ),

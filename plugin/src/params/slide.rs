@@ -25,6 +25,8 @@ pub struct SlideParams {
     pub coupling: FloatParam,
     #[id = "slide-edge"]
     pub against_edge: BoolParam,
+    #[id = "slide-in-place"]
+    pub in_place: BoolParam,
     /// Radius of the slider's tip, stored as log₁₀(m).
     #[id = "slider-tip"]
     pub tip_log10: FloatParam,
@@ -96,6 +98,7 @@ impl Default for SlideParams {
                 3,
             ),
             against_edge: BoolParam::new("Against an edge", d.against_edge),
+            in_place: BoolParam::new("Slide in place", d.in_place),
             tip_log10: log_float("Slider tip radius", d.tip_radius_m, 1e-5, 1e-2, " m"),
             mu_static: float("Static friction", law.mu_static, linear(0.0, 3.0), "", 2),
             mu_kinetic: float("Kinetic friction", law.mu_kinetic, linear(0.0, 3.0), "", 2),
@@ -182,6 +185,7 @@ impl SlideParams {
             stroke_length_m: v(&self.stroke_length_m),
             coupling: v(&self.coupling),
             against_edge: self.against_edge.value(),
+            in_place: self.in_place.value(),
             tip_radius_m: pow10(&self.tip_log10),
             ..patch.slide
         };
@@ -201,6 +205,7 @@ impl SlideParams {
             PresetKey::new("stroke_length_m", "stroke-length", Kind::Float),
             PresetKey::new("tangential_coupling", "slide-coupling", Kind::Float),
             PresetKey::new("against_an_edge", "slide-edge", Kind::Bool),
+            PresetKey::new("slide_in_place", "slide-in-place", Kind::Bool),
             PresetKey::new("slider_tip_radius_m", "slider-tip", Kind::Log10),
             PresetKey::new("mu_static", "mu-static", Kind::Float),
             PresetKey::new("mu_kinetic", "mu-kinetic", Kind::Float),

@@ -84,6 +84,7 @@ const USAGE: &[(&str, &[PlayMode])] = &[
     ("stroke-length", &[Slide]),
     ("slide-coupling", &[Slide]),
     ("slide-edge", &[Slide]),
+    ("slide-in-place", &[Slide]),
     ("slider-tip", &[Slide]),
     ("mu-static", &[Slide]),
     ("mu-kinetic", &[Slide]),

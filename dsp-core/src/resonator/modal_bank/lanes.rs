@@ -1,6 +1,6 @@
 //! The modal bank's kernels: a mode's exact decay over a step, and the per-sample loops over lanes of modes (compiled twice, for AVX2 + FMA and for the baseline, chosen at run time).
 
-use super::{BankSetup, Pickup, Pushed, Step, Surface, LANES, MAX_MODES, NODE_SHAPE};
+use super::{BankSetup, Pickup, Pushed, ShapeView, Step, Surface, LANES, MAX_MODES, NODE_SHAPE};
 
 /// e^(−σ·dt)·(cos ω_d·dt, sin(ω_d·dt)/ω_d) of a mode with decay rate `sigma` and stiffness
 /// `omega0_sq` = ω₀² over `dt_s`, with ω_d = √(ω₀² − σ²); past critical damping, where ω_d = i·β,
@@ -38,6 +38,77 @@ fn lane_groups(values: &[f64; MAX_MODES], groups: usize) -> &[[f64; LANES]] {
 #[inline(always)]
 fn lane_groups_mut(values: &mut [f64; MAX_MODES], groups: usize) -> &mut [[f64; LANES]] {
     &mut values.as_chunks_mut::<LANES>().0[..groups]
+}
+
+/// The parts of step `t` that the shapes of `view` enter, from its Φ and unit inputs: the
+/// forces' inputs Γ = φ·unit_b (eq. of [`BankSetup::transition`]), the strike point's
+/// prediction φ·a00, φ·a01 and the sums over the modes (compliance Σ φ²·unit_b0, mobility
+/// Σ φ²·unit_b1, and their tangential counterparts), with no division; compiled for AVX2 + FMA as
+/// well as the baseline and chosen once at run time.
+#[multiversion::multiversion(targets("x86_64+avx2+fma"))]
+pub(super) fn shape_inputs_lanes(view: &ShapeView<'_>, t: &mut Step) {
+    let groups = padded(view.num_modes).min(MAX_MODES) / LANES;
+    let (strike, tangent) = (
+        lane_groups(view.strike, groups),
+        lane_groups(view.tangent, groups),
+    );
+    let (pickup, side) = (
+        lane_groups(view.pickup, groups),
+        lane_groups(view.side, groups),
+    );
+    let Step {
+        a00,
+        a01,
+        b0,
+        b1,
+        unit_b0,
+        unit_b1,
+        strike_a00,
+        strike_a01,
+        tangent_b0,
+        tangent_b1,
+        ..
+    } = t;
+    let (a00, a01) = (lane_groups(a00, groups), lane_groups(a01, groups));
+    let (unit_b0, unit_b1) = (lane_groups(unit_b0, groups), lane_groups(unit_b1, groups));
+    let (b0, b1) = (lane_groups_mut(b0, groups), lane_groups_mut(b1, groups));
+    let (sa00, sa01) = (
+        lane_groups_mut(strike_a00, groups),
+        lane_groups_mut(strike_a01, groups),
+    );
+    let (tb0, tb1) = (
+        lane_groups_mut(tangent_b0, groups),
+        lane_groups_mut(tangent_b1, groups),
+    );
+    let mut compliance = [0.0; LANES];
+    let mut mobility = [0.0; LANES];
+    let mut tangent_compliance = [0.0; LANES];
+    let mut tangent_mid = [0.0; LANES];
+    let mut tangent_side = [0.0; LANES];
+    for j in 0..groups {
+        for lane in 0..LANES {
+            let (phi, tau) = (strike[j][lane], tangent[j][lane]);
+            let (u0, u1) = (unit_b0[j][lane], unit_b1[j][lane]);
+            b0[j][lane] = phi * u0;
+            b1[j][lane] = phi * u1;
+            tb0[j][lane] = tau * u0;
+            tb1[j][lane] = tau * u1;
+            sa00[j][lane] = phi * a00[j][lane];
+            sa01[j][lane] = phi * a01[j][lane];
+            compliance[lane] += phi * b0[j][lane];
+            mobility[lane] += phi * b1[j][lane];
+            tangent_compliance[lane] += tau * tb0[j][lane];
+            tangent_mid[lane] += pickup[j][lane] * tb1[j][lane];
+            tangent_side[lane] += side[j][lane] * tb1[j][lane];
+        }
+    }
+    t.compliance_m_per_n = compliance.iter().sum();
+    t.mobility_m_per_s_per_n = mobility.iter().sum();
+    t.tangent_compliance_m_per_n = tangent_compliance.iter().sum();
+    t.tangent_pickup_per_n = Pickup {
+        mid_pa: tangent_mid.iter().sum(),
+        side_pa: tangent_side.iter().sum(),
+    };
 }
 
 /// The free-ringing pass of [`ModalBank::ring`] over the first `n` modes (a multiple of [`LANES`]),

@@ -20,7 +20,10 @@ pub const NODE_SHAPE: f64 = 1e-9;
 use crate::radiation::Radiator;
 
 mod lanes;
-use lanes::{advance_lanes, decay_pair, dot, padded, push_tangent_lanes, ring_lanes, snap_node};
+use lanes::{
+    advance_lanes, decay_pair, dot, padded, push_tangent_lanes, ring_lanes, shape_inputs_lanes,
+    snap_node,
+};
 
 /// One mode of a struck object as the user describes it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -71,6 +74,12 @@ struct Step {
     a11: [f64; MAX_MODES],
     b0: [f64; MAX_MODES],
     b1: [f64; MAX_MODES],
+    /// The zero-order-hold input of a unit shape, A⁻¹(Φ − I)·[0, 1/M]ᵀ: every shape's input is
+    /// the shape times these (b0ᵢ = φᵢ·unit_b0ᵢ), so a moving point needs no division.
+    unit_b0: [f64; MAX_MODES],
+    unit_b1: [f64; MAX_MODES],
+    /// A unit shape's static displacement per newton held, 1/(M·ω₀²) (m/N; 0 in unused lanes).
+    static_m_per_n: [f64; MAX_MODES],
     /// φᵢ·a00ᵢ and φᵢ·a01ᵢ: the strike point after a further force-free step, Σ (φa00)ᵢqᵢ +
     /// (φa01)ᵢpᵢ, is read in the same pass as the step itself.
     strike_a00: [f64; MAX_MODES],
@@ -101,6 +110,20 @@ pub struct Surface {
     /// Strike-point displacement (m) after one more force-free step of the same length: what
     /// [`ModalBank::predict_free`] would return next, read in the same pass.
     pub next_free_displacement_m: f64,
+}
+
+/// A point's strike and tangential shapes, in a bank's lanes ([`ModalBank::point_shapes`]).
+#[derive(Clone)]
+pub struct PointShapes {
+    pub strike: [f64; MAX_MODES],
+    pub tangent: [f64; MAX_MODES],
+}
+
+impl PointShapes {
+    pub const ZERO: PointShapes = PointShapes {
+        strike: [0.0; MAX_MODES],
+        tangent: [0.0; MAX_MODES],
+    };
 }
 
 /// The object after a tangential push ([`ModalBank::push_tangent`]).
@@ -192,6 +215,8 @@ pub struct BankSetup {
     pickup: [f64; MAX_MODES],
     side: [f64; MAX_MODES],
     tangent: [f64; MAX_MODES],
+    /// Which mode of the list the bank was loaded with each lane holds (its index there).
+    loaded_index: [usize; MAX_MODES],
     full: Step,
     /// The step of `full`, s (one sample).
     full_dt_s: f64,
@@ -236,6 +261,9 @@ impl Default for Step {
             a11: zero,
             b0: zero,
             b1: zero,
+            unit_b0: zero,
+            unit_b1: zero,
+            static_m_per_n: zero,
             strike_a00: zero,
             strike_a01: zero,
             tangent_b0: zero,
@@ -262,6 +290,7 @@ impl BankSetup {
             pickup: zero,
             side: zero,
             tangent: zero,
+            loaded_index: [0; MAX_MODES],
             full: Step::default(),
             full_dt_s: f64::NAN,
             count_exponent: 1.0,
@@ -281,7 +310,7 @@ impl BankSetup {
         let nyquist_hz = 0.5 * sample_rate_hz;
         let mut n = 0;
         let mut skipped = 0;
-        for mode in modes {
+        for (index, mode) in modes.iter().enumerate() {
             if n == MAX_MODES || !(mode.freq_hz > 0.0 && mode.freq_hz < nyquist_hz) {
                 skipped += 1;
                 continue;
@@ -294,6 +323,7 @@ impl BankSetup {
             self.pickup[n] = snap_node(heard * mode.pickup_shape);
             self.side[n] = snap_node(heard * mode.side_shape);
             self.tangent[n] = snap_node(mode.tangent_shape);
+            self.loaded_index[n] = index;
             n += 1;
         }
         for i in n..padded(n) {
@@ -316,7 +346,10 @@ impl BankSetup {
     /// (ec, es) = [`decay_pair`]`(σ, ω₀², dt)` (e^(−σ·dt)·(cos ω_d·dt, sin(ω_d·dt)/ω_d) for an
     /// underdamped mode),
     /// Φ = [[ec + σ·es, es], [−ω₀²·es, ec − σ·es]] and the zero-order-hold input
-    /// Γ = A⁻¹(Φ − I)·[0, φ/M]ᵀ. Costs an exponential and a sine/cosine per mode.
+    /// Γ = A⁻¹(Φ − I)·[0, φ/M]ᵀ. Costs an exponential and a sine/cosine per mode. A moving point
+    /// recomputes the shapes' part of it from the unit inputs ([`shape_inputs_lanes`]); the
+    /// load keeps this arithmetic, every sound's reference (a drop's tumble is chaotic: its sums
+    /// taken in another order land a spoon otherwise).
     fn transition(&self, dt: f64, t: &mut Step) {
         t.compliance_m_per_n = 0.0;
         t.mobility_m_per_s_per_n = 0.0;
@@ -334,6 +367,9 @@ impl BankSetup {
                 t.strike_a01[i] = 0.0;
                 t.tangent_b0[i] = 0.0;
                 t.tangent_b1[i] = 0.0;
+                t.unit_b0[i] = 0.0;
+                t.unit_b1[i] = 0.0;
+                t.static_m_per_n[i] = 0.0;
                 continue;
             }
             let (w0_sq, sg) = (self.omega0_sq[i], self.sigma[i]);
@@ -356,7 +392,34 @@ impl BankSetup {
             t.strike_a01[i] = self.strike[i] * t.a01[i];
             t.compliance_m_per_n += self.strike[i] * t.b0[i];
             t.mobility_m_per_s_per_n += self.strike[i] * t.b1[i];
+            t.unit_b0[i] = held / (w0_sq * self.mass_kg);
+            t.unit_b1[i] = t.a01[i] / self.mass_kg;
+            t.static_m_per_n[i] = 1.0 / (w0_sq * self.mass_kg);
         }
+    }
+
+    /// What the point shapes' inputs are made from.
+    fn shape_view(&self) -> ShapeView<'_> {
+        ShapeView {
+            num_modes: self.num_modes,
+            strike: &self.strike,
+            tangent: &self.tangent,
+            pickup: &self.pickup,
+            side: &self.side,
+        }
+    }
+
+    /// Recompute the one-sample transition's shape inputs from its unit inputs
+    /// ([`shape_inputs_lanes`]).
+    fn refresh_full_inputs(&mut self) {
+        let view = ShapeView {
+            num_modes: self.num_modes,
+            strike: &self.strike,
+            tangent: &self.tangent,
+            pickup: &self.pickup,
+            side: &self.side,
+        };
+        shape_inputs_lanes(&view, &mut self.full);
     }
 
     /// Number of modes in use.
@@ -376,10 +439,20 @@ impl BankSetup {
         self.pickup[..n].copy_from_slice(&from.pickup[..n]);
         self.side[..n].copy_from_slice(&from.side[..n]);
         self.tangent[..n].copy_from_slice(&from.tangent[..n]);
+        self.loaded_index[..n].copy_from_slice(&from.loaded_index[..n]);
         self.full.copy_lanes(&from.full, n);
         self.full_dt_s = from.full_dt_s;
         self.count_exponent = from.count_exponent;
     }
+}
+
+/// A bank's shapes, which its steps' shape inputs are made from ([`shape_inputs_lanes`]).
+struct ShapeView<'a> {
+    num_modes: usize,
+    strike: &'a [f64; MAX_MODES],
+    tangent: &'a [f64; MAX_MODES],
+    pickup: &'a [f64; MAX_MODES],
+    side: &'a [f64; MAX_MODES],
 }
 
 impl Step {
@@ -391,6 +464,9 @@ impl Step {
         self.a11[..n].copy_from_slice(&from.a11[..n]);
         self.b0[..n].copy_from_slice(&from.b0[..n]);
         self.b1[..n].copy_from_slice(&from.b1[..n]);
+        self.unit_b0[..n].copy_from_slice(&from.unit_b0[..n]);
+        self.unit_b1[..n].copy_from_slice(&from.unit_b1[..n]);
+        self.static_m_per_n[..n].copy_from_slice(&from.static_m_per_n[..n]);
         self.strike_a00[..n].copy_from_slice(&from.strike_a00[..n]);
         self.strike_a01[..n].copy_from_slice(&from.strike_a01[..n]);
         self.tangent_b0[..n].copy_from_slice(&from.tangent_b0[..n]);
@@ -593,6 +669,46 @@ impl ModalBank {
             }
         }
         self.retransition(sample_rate_hz, false);
+    }
+
+    /// The strike and tangential shapes of this bank's modes at another point, in its lanes and
+    /// snapped on nodes as at loading: `shape_at(i)` gives the (strike, tangential) shape there
+    /// of the `i`-th mode of the list the bank was loaded with.
+    pub fn point_shapes(&self, shape_at: impl Fn(usize) -> (f64, f64), shapes: &mut PointShapes) {
+        let setup = &self.setup;
+        for lane in 0..setup.num_modes {
+            let (strike, tangent) = shape_at(setup.loaded_index[lane]);
+            shapes.strike[lane] = snap_node(strike);
+            shapes.tangent[lane] = snap_node(tangent);
+        }
+    }
+
+    /// Strike and rub the object from now on at the point a share `s` (0…1) of the way between
+    /// the points of `ends` ([`ModalBank::point_shapes`]), its shapes interpolated linearly,
+    /// under a contact under way that holds `[normal, tangential]` forces `loads_n` (N) on it.
+    /// Their static deflection moves with the point, qᵢ += (Δφᵢ·F + Δτᵢ·F_t)/(M·ω₀ᵢ²): a slider
+    /// is far slower than the object's bending waves, so the deflection under it follows it
+    /// quasi-statically, which the modes, heard at their own frequencies, would otherwise hear
+    /// as an infrasonic wander of the pickups. The velocities, the frequencies and the decays
+    /// are kept; the one-sample and the contact's sub-step transitions keep their Φ and only the
+    /// shapes' inputs are recomputed (no exponential, no sine, no division).
+    pub fn set_point(&mut self, ends: &[PointShapes; 2], s: f64, loads_n: [f64; 2]) {
+        let setup = &mut self.setup;
+        let [a, b] = ends;
+        let [normal_n, tangent_n] = loads_n;
+        for i in 0..setup.num_modes {
+            let strike = a.strike[i] + s * (b.strike[i] - a.strike[i]);
+            let tangent = a.tangent[i] + s * (b.tangent[i] - a.tangent[i]);
+            let moved_n =
+                (strike - setup.strike[i]) * normal_n + (tangent - setup.tangent[i]) * tangent_n;
+            self.q[i] += moved_n * setup.full.static_m_per_n[i];
+            setup.strike[i] = strike;
+            setup.tangent[i] = tangent;
+        }
+        setup.refresh_full_inputs();
+        if self.sub_dt_s.is_finite() {
+            shape_inputs_lanes(&self.setup.shape_view(), &mut self.sub);
+        }
     }
 
     /// Replace the modes, sampled at `sample_rate_hz`. Modes at or above Nyquist, or past

@@ -8,7 +8,9 @@ use crate::surface::{SurfaceReader, SurfaceSettings};
 use crate::voice::bodies::Bodies;
 use crate::voice::patch::{Patch, Stroke};
 
+mod point;
 mod trace;
+use point::ContactPoint;
 pub use trace::{SlidePoint, SlideTrace, SLIDE_TRACE_POINTS};
 
 /// The slider's drive, its bristle and the surface under it.
@@ -36,6 +38,8 @@ pub(in crate::voice) struct SlideScene {
     /// The object's tangential displacement at the contact after the last sample, m (None: to
     /// be read from the object).
     tangent_m: Option<f64>,
+    /// Where on the object the slider is.
+    point: Box<ContactPoint>,
     /// The live view's record (filled while the voice is traced).
     pub trace: Box<SlideTrace>,
 }
@@ -56,7 +60,17 @@ impl SlideScene {
             origin_m: 0.0,
             tangent_n: 0.0,
             tangent_m: None,
+            point: Box::new(ContactPoint::new()),
             trace: Box::default(),
+        }
+    }
+
+    /// The normal force (N) the slider presses on the object with: the contact's, 0 off it.
+    fn pressing_n(&self, bodies: &Bodies) -> f64 {
+        if bodies.hammer.in_contact() {
+            bodies.hammer.force_n().max(0.0)
+        } else {
+            0.0
         }
     }
 
@@ -153,6 +167,11 @@ impl Scene for SlideScene {
         self.tangent_n = 0.0;
         self.tangent_m = None;
         self.trace.begin(self.law, 1.0 / note.dt_s);
+        self.point.start(
+            note.floor,
+            patch.object_radiating_size_m(),
+            !slide.against_edge && !slide.in_place && !note.floor.kind.is_rim(),
+        );
     }
 
     /// Each sample: the drive moves the slider over the surface (its profile pushing the slider
@@ -179,6 +198,16 @@ impl Scene for SlideScene {
             let target = self.target_m_per_s(patch, bodies.drive_fraction);
             self.velocity_m_per_s = target + keep * (self.velocity_m_per_s - target);
             let profile = self.reader.advance(self.velocity_m_per_s);
+            // The point under the slider moves with it (the reader starts each note at 0), the
+            // deflection its loads hold with it, and the contact and the friction read the
+            // object there.
+            let loads_n = [self.pressing_n(bodies), self.tangent_n];
+            if self
+                .point
+                .follow(self.reader.position_m(), loads_n, &mut bodies.bank)
+            {
+                self.tangent_m = Some(bodies.hammer.point_moved(&mut bodies.bank));
+            }
             bodies
                 .hammer
                 .set_track_acceleration(profile.accel_m_per_s2 + bodies.press.next());
@@ -199,11 +228,7 @@ impl Scene for SlideScene {
                     .hammer
                     .process_sample(&patch.contact, &mut bodies.bank, dt_s)
             };
-            let normal_n = if bodies.hammer.in_contact() {
-                bodies.hammer.force_n().max(0.0)
-            } else {
-                0.0
-            };
+            let normal_n = self.pressing_n(bodies);
             // The slider moves at the drive's smoothed speed; the surface is read at the speed
             // of each block, within a fraction of a millimetre of it.
             let drive_m = self.velocity_m_per_s * dt_s;
