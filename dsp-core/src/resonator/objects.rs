@@ -225,7 +225,7 @@ impl Shape {
         }
     }
 
-    /// The tangential participation at `point` of a friction force (a slider's, see
+    /// The tangential participation, at a point where the strike shape is `strike`, of a friction force (a slider's, see
     /// [`crate::voice::PlayMode::Slide`]):
     /// - a rim mode of order m, rubbed round the rim: 1/m. Inextensional ring modes move along
     ///   the rim by 1/m of their radial amplitude (w = cos mθ, v = −sin(mθ)/m; Fletcher &
@@ -237,11 +237,17 @@ impl Shape {
     ///   the mode's own shape. A slider dragged *along* a surface drives bending only through the
     ///   moment (h/2)·∂w/∂s, a small fraction of that; the slide's tangential coupling scales
     ///   this for such strokes.
-    fn tangent(self, point: Point) -> f64 {
+    fn tangent(self, strike: f64) -> f64 {
         match self {
             Shape::Rim(m) => 1.0 / m.max(1.0),
-            _ => self.at(point),
+            _ => strike,
         }
+    }
+
+    /// The strike shape at `point` and the tangential participation there ([`Shape::tangent`]).
+    fn strike_and_tangent(self, point: Point) -> (f64, f64) {
+        let strike = self.at(point);
+        (strike, self.tangent(strike))
     }
 }
 
@@ -333,13 +339,14 @@ pub fn object_modes(spec: &ObjectSpec, size_m: f64, out: &mut [Mode; MAX_MODES])
     for (mode, c) in out.iter_mut().zip(candidates.iter()).take(n) {
         let ratio = c.ratio.powf(1.0 + spec.stretch);
         let (l, r) = (c.shape.at(left), c.shape.at(right));
+        let (strike_shape, tangent_shape) = c.shape.strike_and_tangent(strike);
         *mode = Mode {
             freq_hz: spec.f0_hz * ratio,
             t60_s: spec.t60_s / ratio.max(1e-3).powf(gamma),
-            strike_shape: c.shape.at(strike),
+            strike_shape,
             pickup_shape: 0.5 * (l + r),
             side_shape: 0.5 * (l - r),
-            tangent_shape: c.shape.tangent(strike),
+            tangent_shape,
             radiator: spec.kind.radiator(c.shape, size_m),
         };
     }
@@ -348,7 +355,6 @@ pub fn object_modes(spec: &ObjectSpec, size_m: f64, out: &mut [Mode; MAX_MODES])
 
 /// An object's mode shapes along its strike line, in the order [`object_modes`] lists its
 /// modes: what a point moving along that line (a slider's) strikes and rubs them through.
-#[derive(Clone, Copy)]
 pub struct StrikeLine {
     shapes: [Shape; MAX_MODES],
 }
@@ -370,8 +376,7 @@ impl StrikeLine {
     /// modes.
     pub fn shapes_at(&self, index: usize, position: f64) -> (f64, f64) {
         let shape = self.shapes.get(index).copied().unwrap_or_default();
-        let point = Marker::Strike.point(position);
-        (shape.at(point), shape.tangent(point))
+        shape.strike_and_tangent(Marker::Strike.point(position))
     }
 }
 

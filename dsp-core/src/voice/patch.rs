@@ -199,8 +199,9 @@ pub struct Slide {
     pub against_edge: bool,
     /// The slider stays on one spot of the object as it slides: a disc turning under a brake
     /// pad, a pin turning in a hinge. Otherwise the spot it touches moves along the object with
-    /// it, except round a rim (a glass's, a bell's), where a mode pair's pattern turns with the
-    /// finger and the spot under it stays as it was.
+    /// it from the strike position, except against an edge and round a rim (a glass's, a
+    /// bell's), where a mode pair's pattern turns with the finger and the spot under it stays as
+    /// it was.
     pub in_place: bool,
 }
 

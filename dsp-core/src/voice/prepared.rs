@@ -175,7 +175,7 @@ pub fn preparation_key(patch: &Patch) -> Patch {
 }
 
 impl Prepared {
-    /// Storage for a preparation at `sample_rate_hz`, for no patch yet. Allocates (about 2 MB).
+    /// Storage for a preparation at `sample_rate_hz`, for no patch yet. Allocates (about 2.7 MB).
     pub fn new(sample_rate_hz: f64) -> Box<Self> {
         let patch = Patch::default();
         Box::new(Self {

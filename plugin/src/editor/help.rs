@@ -334,9 +334,9 @@ const TOOLTIPS: &[(&str, &str)] = &[
     (
         "slide-in-place",
         "On: the slider keeps to one spot of the object (a disc turning under a brake pad, a \
-            pin turning in a hinge). Off: the spot moves along the object with the slider, and \
-            the timbre with it; drawn past an end, it comes back. Round a glass's or a bell's \
-            rim the spot always stays: their modes turn with the finger. On/off.",
+            pin turning in a hinge). Off: the spot moves along the object with the slider from \
+            Strike position, and the timbre with it; it turns back before each end. Round a \
+            glass's or a bell's rim, and against an edge, the spot always stays. On/off.",
     ),
     (
         "slider-tip",

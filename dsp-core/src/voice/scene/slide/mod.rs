@@ -171,6 +171,9 @@ impl Scene for SlideScene {
             note.floor,
             patch.object_radiating_size_m(),
             !slide.against_edge && !slide.in_place && !note.floor.kind.is_rim(),
+            slide.speed_m_per_s,
+            note.dt_s,
+            &bodies.bank,
         );
     }
 
@@ -289,6 +292,7 @@ impl Scene for SlideScene {
                 // ring on about their unloaded rest, without the jolt of a load let go at once.
                 bodies.bank.hold_static_tangent(self.tangent_n);
             }
+            self.point.lift(&mut bodies.bank);
             self.tangent_n = 0.0;
             self.count_iterations();
             self.trace.lift();

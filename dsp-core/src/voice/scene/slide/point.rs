@@ -3,17 +3,37 @@
 use crate::resonator::{ModalBank, ObjectSpec, PointShapes, StrikeLine};
 
 /// The object's shapes are evaluated at points this share of its length apart, from where the
-/// note began (a 0.4 m bar: every 1.6 mm), and interpolated linearly between.
+/// note began (a 0.4 m bar: every 1.6 mm), and interpolated linearly between; wider where the
+/// slider is fast enough to cross [`CELL_SAMPLES`] of them a sample.
 const POINT_STEP: f64 = 1.0 / 256.0;
+
+/// The fewest samples the slider takes to cross an interval at its full speed: a new point's
+/// shapes cost a shape function per mode (a bar's, two exponentials and a sine), which a
+/// slider crossing several intervals a sample would pay several times a sample.
+const CELL_SAMPLES: f64 = 4.0;
+
+/// The point turns back this share of the length before an end (or at the note's start point,
+/// if that is nearer the end): a supported plate's or a string's end is still, and a slide that
+/// turned there would fall silent each time it passed.
+const END_MARGIN: f64 = 0.1;
+
+/// A move of the point smaller than this share of the length is not made (a slider coming to
+/// rest creeps by less and less).
+const LEAST_MOVE: f64 = 1e-9;
 
 /// The note's object and where on it the slider is.
 pub(super) struct ContactPoint {
     /// The object's mode shapes along its strike line.
     line: StrikeLine,
-    /// Where the note began (0…1).
+    /// Where the note began (0…1), and the shapes there.
     start: f64,
+    origin: PointShapes,
     /// Its length along the strike axis, m.
     size_m: f64,
+    /// The interval between evaluated points, a share of the length.
+    step: f64,
+    /// The ends of the point's path (0…1), where it turns back.
+    turns: [f64; 2],
     /// Whether the point moves: not for a slider drawn across an edge (a bow across a bar's
     /// end), nor for one that slides in place ([`crate::voice::Slide::in_place`]), nor round a
     /// rim (a glass's, a bell's), where a mode pair's pattern turns with the finger and its
@@ -22,7 +42,8 @@ pub(super) struct ContactPoint {
     /// The position (0…1) whose shapes the object has now.
     at: f64,
     /// The interval of the evaluated points the position is in (index from the note's start
-    /// point; None before the first move), its ends (0…1) and their shapes.
+    /// point; None while the object has the start point's shapes), its ends (0…1) and their
+    /// shapes.
     cell: Option<i64>,
     ends: [f64; 2],
     shapes: [PointShapes; 2],
@@ -33,7 +54,10 @@ impl ContactPoint {
         Self {
             line: StrikeLine::new(&ObjectSpec::marimba(440.0)),
             start: 0.0,
+            origin: PointShapes::ZERO,
             size_m: 1.0,
+            step: POINT_STEP,
+            turns: [0.0, 1.0],
             moves: false,
             at: 0.0,
             cell: None,
@@ -42,34 +66,48 @@ impl ContactPoint {
         }
     }
 
-    /// A note on `spec` (the object the voice was loaded with) of length `size_m`, the point
-    /// moving with the slider or not.
-    pub fn start(&mut self, spec: &ObjectSpec, size_m: f64, moves: bool) {
+    /// A note on `spec`, whose modes `bank` was loaded with, of length `size_m`, the point moving
+    /// with the slider or not; the slider is drawn at `fastest_m_per_s` at most, in steps of
+    /// `dt_s`.
+    pub fn start(
+        &mut self,
+        spec: &ObjectSpec,
+        size_m: f64,
+        moves: bool,
+        fastest_m_per_s: f64,
+        dt_s: f64,
+        bank: &ModalBank,
+    ) {
+        self.start = spec.strike_position.clamp(0.0, 1.0);
+        self.size_m = size_m.max(1e-3);
+        self.step = POINT_STEP.max(CELL_SAMPLES * fastest_m_per_s.abs() * dt_s / self.size_m);
+        let margin = END_MARGIN.min(self.start).min(1.0 - self.start);
+        self.turns = [margin, 1.0 - margin];
+        self.moves = moves;
+        self.at = self.start;
+        self.cell = None;
         if moves {
             self.line = StrikeLine::new(spec);
+            let (line, start) = (&self.line, self.start);
+            bank.point_shapes(|i| line.shapes_at(i, start), &mut self.origin);
         }
-        self.start = spec.strike_position;
-        self.size_m = size_m.max(1e-3);
-        self.moves = moves;
-        self.at = spec.strike_position;
-        self.cell = None;
     }
 
     /// The slider has travelled `travelled_m` from where it started, pressing and rubbing with
     /// `loads_n` (normal and tangential, N): the object takes the shapes of the point now under
     /// it, interpolated between the evaluated points on either side, and the loads' deflection
-    /// with them ([`ModalBank::set_point`]). Drawn past an end, the point turns back along the
-    /// object ([`folded`]). Returns whether the point moved.
+    /// with them ([`ModalBank::set_point`]). Drawn past the path's end, the point turns back
+    /// ([`ContactPoint::folded`]). Returns whether the point moved.
     pub fn follow(&mut self, travelled_m: f64, loads_n: [f64; 2], bank: &mut ModalBank) -> bool {
         if !self.moves {
             return false;
         }
-        let at = folded(self.start + travelled_m / self.size_m);
-        if at == self.at {
+        let at = self.folded(self.start + travelled_m / self.size_m);
+        if !((at - self.at).abs() >= LEAST_MOVE) {
             return false;
         }
         self.at = at;
-        let cell = ((at - self.start) / POINT_STEP).floor() as i64;
+        let cell = ((at - self.start) / self.step).floor() as i64;
         if self.cell != Some(cell) {
             self.enter(cell, bank);
         }
@@ -79,23 +117,63 @@ impl ContactPoint {
         true
     }
 
-    /// Evaluate the shapes at the ends of interval `cell` (one end is the last interval's when
-    /// the point crossed into a neighbour).
+    /// The slider is lifted (`bank` bears no load of it): the object takes its start point's
+    /// shapes again, for the key's next note.
+    pub fn lift(&mut self, bank: &mut ModalBank) {
+        if self.cell.take().is_some() {
+            self.shapes[0].clone_from(&self.origin);
+            self.shapes[1].clone_from(&self.origin);
+            bank.set_point(&self.shapes, 0.0, [0.0; 2]);
+        }
+        self.at = self.start;
+    }
+
+    /// The position on the path (0…1) `along` lengths from the object's start: a triangle wave
+    /// between the path's ends. A slide drawn on and on goes back and forth over the object, as
+    /// a slide along a long board would sound its modes from every point in turn.
+    fn folded(&self, along: f64) -> f64 {
+        let [lo, hi] = self.turns;
+        let width = hi - lo;
+        if width <= 0.0 {
+            return lo;
+        }
+        let r = ((along - lo) / width).rem_euclid(2.0);
+        lo + width * if r > 1.0 { 2.0 - r } else { r }
+    }
+
+    /// Evaluate the shapes at the ends of interval `cell`: one end when the point crossed into
+    /// a neighbour (or left the start point, whose shapes are known); when it jumped further
+    /// (a slider sped up past the step it started with), only the end nearer, the interval
+    /// holding those shapes until the point crosses into a neighbour.
     fn enter(&mut self, cell: i64, bank: &ModalBank) {
-        let end = |k: i64| (self.start + k as f64 * POINT_STEP).clamp(0.0, 1.0);
+        let end = |k: i64| (self.start + k as f64 * self.step).clamp(0.0, 1.0);
         let ends = [end(cell), end(cell + 1)];
-        match self.cell {
-            Some(last) if last + 1 == cell => {
-                self.shapes.swap(0, 1);
-                self.evaluate(1, ends[1], bank);
+        let last = match (self.cell, cell) {
+            (Some(last), _) => last,
+            (None, 0) => {
+                self.shapes[1].clone_from(&self.origin);
+                -1
             }
-            Some(last) if last == cell + 1 => {
-                self.shapes.swap(0, 1);
-                self.evaluate(0, ends[0], bank);
+            (None, -1) => {
+                self.shapes[0].clone_from(&self.origin);
+                0
             }
-            _ => {
-                self.evaluate(0, ends[0], bank);
-                self.evaluate(1, ends[1], bank);
+            (None, _) => i64::MIN,
+        };
+        if last.checked_add(1) == Some(cell) {
+            self.shapes.swap(0, 1);
+            self.evaluate(1, ends[1], bank);
+        } else if last.checked_sub(1) == Some(cell) {
+            self.shapes.swap(0, 1);
+            self.evaluate(0, ends[0], bank);
+        } else {
+            let near = usize::from(self.at - ends[0] > ends[1] - self.at);
+            self.evaluate(near, ends[near], bank);
+            let [a, b] = &mut self.shapes;
+            if near == 0 {
+                b.clone_from(a);
+            } else {
+                a.clone_from(b);
             }
         }
         self.cell = Some(cell);
@@ -106,20 +184,6 @@ impl ContactPoint {
     fn evaluate(&mut self, which: usize, at: f64, bank: &ModalBank) {
         let line = &self.line;
         bank.point_shapes(|i| line.shapes_at(i, at), &mut self.shapes[which]);
-    }
-}
-
-/// The point on the object (0…1) a slider reaches `along` lengths from the object's start,
-/// folded at its ends: a slide drawn on and on goes back and forth over the object (a triangle
-/// wave of the distance), as a slide held on one spot of a long board would sound the board's
-/// modes from its every point in turn, instead of stopping at the end and sounding only that
-/// (a supported plate's edge is still: a slide held there would fall silent).
-fn folded(along: f64) -> f64 {
-    let r = along.rem_euclid(2.0);
-    if r > 1.0 {
-        2.0 - r
-    } else {
-        r
     }
 }
 
@@ -144,10 +208,26 @@ mod tests {
         bank
     }
 
-    /// A slider drawn 10 cm along a 40 cm bar from 0.3 of its length: the object takes its
-    /// shapes at 0.55, as a bank loaded there has them (the strike point's and the tangential
-    /// compliance over a sample and over the sub-step), and nothing moves when the point is held.
-    /// Drawn past an end, it comes back along the bar.
+    /// The bank's shapes match `expected`'s: the strike point's compliance and mobility over a
+    /// sample and over the sub-step, and the tangential compliance.
+    fn assert_shapes_as(bank: &ModalBank, expected: &ModalBank) {
+        for slot in [Slot::Full, Slot::Sub] {
+            let (got, want) = (bank.compliance(slot), expected.compliance(slot));
+            for (got, want) in [(got.0, want.0), (got.1, want.1)] {
+                assert!((got / want - 1.0).abs() < 1e-12, "{got} against {want}");
+            }
+        }
+        let (got, want) = (
+            bank.tangent_compliance_m_per_n(),
+            expected.tangent_compliance_m_per_n(),
+        );
+        assert!((got / want - 1.0).abs() < 1e-12, "{got} against {want}");
+    }
+
+    /// A slider drawn along a 40 cm bar from 0.3 of its length, a millimetre a sample: 10 cm on,
+    /// the object has its shapes at 0.55, as a bank loaded there has them; 5 cm back, at 0.425;
+    /// drawn on to 53 cm, past the path's far end at 0.9, it has come back to 0.175; lifted, it
+    /// has its start point's shapes again. Held, nothing moves.
     #[test]
     fn the_object_takes_its_shapes_where_the_slider_is() {
         let bar = ObjectSpec {
@@ -158,32 +238,27 @@ mod tests {
         };
         let mut bank = bank_at(&bar, 0.3);
         let mut point = ContactPoint::new();
-        point.start(&bar, 0.4, false);
+        point.start(&bar, 0.4, false, 1.0, 1.0 / FS, &bank);
         assert!(
             !point.follow(0.1, [0.0; 2], &mut bank),
             "a point held stays"
         );
-        point.start(&bar, 0.4, true);
-        assert!(point.follow(0.1, [0.0; 2], &mut bank));
-        let expected = bank_at(&bar, 0.55);
-        for slot in [Slot::Full, Slot::Sub] {
-            let (got, want) = (bank.compliance(slot).0, expected.compliance(slot).0);
-            assert!((got / want - 1.0).abs() < 1e-12, "{got} against {want}");
+        point.start(&bar, 0.4, true, 1.0, 1.0 / FS, &bank);
+        for mm in (1..=100).chain((50..100).rev()) {
+            assert!(point.follow(mm as f64 * 1e-3, [0.0; 2], &mut bank));
+            match mm {
+                100 => assert_shapes_as(&bank, &bank_at(&bar, 0.55)),
+                50 => assert_shapes_as(&bank, &bank_at(&bar, 0.425)),
+                _ => {}
+            }
         }
-        let (got, want) = (
-            bank.tangent_compliance_m_per_n(),
-            expected.tangent_compliance_m_per_n(),
-        );
-        assert!((got / want - 1.0).abs() < 1e-12, "{got} against {want}");
-        let moved = expected.compliance(Slot::Full).0;
-        assert!((bank_at(&bar, 0.3).compliance(Slot::Full).0 / moved - 1.0).abs() > 0.01);
-        // Drawn 0.66 m, 1.65 lengths, the point passed the far end at 1 and came back to 0.05.
-        assert!(point.follow(0.66, [0.0; 2], &mut bank));
-        let (got, want) = (
-            bank.compliance(Slot::Full).0,
-            bank_at(&bar, 0.05).compliance(Slot::Full).0,
-        );
-        assert!((got / want - 1.0).abs() < 1e-12, "{got} against {want}");
+        let (start, moved) = (bank_at(&bar, 0.3), bank_at(&bar, 0.55));
+        let ratio = start.compliance(Slot::Full).0 / moved.compliance(Slot::Full).0;
+        assert!((ratio - 1.0).abs() > 0.01, "the move matters");
+        assert!(point.follow(0.53, [0.0; 2], &mut bank));
+        assert_shapes_as(&bank, &bank_at(&bar, 0.175));
+        point.lift(&mut bank);
+        assert_shapes_as(&bank, &bank_at(&bar, 0.3));
     }
 
     /// A slider pressing with 2 N and rubbing with 0.5 N, drawn from 0.3 to 0.55 of a bar held
@@ -206,7 +281,7 @@ mod tests {
         };
         let mut bank = loaded(0.3);
         let mut point = ContactPoint::new();
-        point.start(&bar, 0.4, true);
+        point.start(&bar, 0.4, true, 1.0, 1.0 / FS, &bank);
         assert!(point.follow(0.1, [2.0, 0.5], &mut bank));
         let expected = loaded(0.55);
         let pairs = [
