@@ -225,8 +225,8 @@ impl Shape {
         }
     }
 
-    /// The tangential participation, at a point where the strike shape is `strike`, of a friction force (a slider's, see
-    /// [`crate::voice::PlayMode::Slide`]):
+    /// The tangential participation of a friction force (a slider's, see
+    /// [`crate::voice::PlayMode::Slide`]) at a point where the strike shape is `strike`:
     /// - a rim mode of order m, rubbed round the rim: 1/m. Inextensional ring modes move along
     ///   the rim by 1/m of their radial amplitude (w = cos mθ, v = −sin(mθ)/m; Fletcher &
     ///   Rossing, *The Physics of Musical Instruments*, §21.1), and the degenerate pair of each

@@ -398,30 +398,6 @@ impl BankSetup {
         }
     }
 
-    /// What the point shapes' inputs are made from.
-    fn shape_view(&self) -> ShapeView<'_> {
-        ShapeView {
-            num_modes: self.num_modes,
-            strike: &self.strike,
-            tangent: &self.tangent,
-            pickup: &self.pickup,
-            side: &self.side,
-        }
-    }
-
-    /// Recompute the one-sample transition's shape inputs from its unit inputs
-    /// ([`shape_inputs_lanes`]).
-    fn refresh_full_inputs(&mut self) {
-        let view = ShapeView {
-            num_modes: self.num_modes,
-            strike: &self.strike,
-            tangent: &self.tangent,
-            pickup: &self.pickup,
-            side: &self.side,
-        };
-        shape_inputs_lanes(&view, &mut self.full);
-    }
-
     /// Number of modes in use.
     pub fn num_modes(&self) -> usize {
         self.num_modes
@@ -705,9 +681,16 @@ impl ModalBank {
             setup.strike[i] = strike;
             setup.tangent[i] = tangent;
         }
-        setup.refresh_full_inputs();
+        let shapes = ShapeView {
+            num_modes: setup.num_modes,
+            strike: &setup.strike,
+            tangent: &setup.tangent,
+            pickup: &setup.pickup,
+            side: &setup.side,
+        };
+        shape_inputs_lanes(&shapes, &mut setup.full);
         if self.sub_dt_s.is_finite() {
-            shape_inputs_lanes(&self.setup.shape_view(), &mut self.sub);
+            shape_inputs_lanes(&shapes, &mut self.sub);
         }
     }
 
