@@ -628,20 +628,15 @@ impl ModalBank {
     }
 
     /// Move the strike point: take the strike shapes of `modes` — the modes the bank was loaded
-    /// with (the same list, skipped the same way), evaluated at the new point — keeping the
-    /// vibration, the frequencies and decays (a retune's too). Not while a contact is under way
-    /// (its sub-step is prepared afresh). Costs the one-sample transition (an exponential and a
-    /// sine/cosine per mode).
+    /// with (the same list, each lane's mode found by [`BankSetup::set`]'s record), evaluated at
+    /// the new point — keeping the vibration, the frequencies and decays (a retune's too). Not
+    /// while a contact is under way (its sub-step is prepared afresh). Costs the one-sample
+    /// transition (an exponential and a sine/cosine per mode).
     pub fn restrike(&mut self, modes: &[Mode], sample_rate_hz: f64) {
-        let nyquist_hz = 0.5 * sample_rate_hz;
-        let mut n = 0;
-        for mode in modes {
-            if n == self.setup.num_modes {
-                break;
-            }
-            if mode.freq_hz > 0.0 && mode.freq_hz < nyquist_hz {
-                self.setup.strike[n] = snap_node(mode.strike_shape);
-                n += 1;
+        let setup = &mut self.setup;
+        for lane in 0..setup.num_modes {
+            if let Some(mode) = modes.get(setup.loaded_index[lane]) {
+                setup.strike[lane] = snap_node(mode.strike_shape);
             }
         }
         self.retransition(sample_rate_hz, false);
