@@ -1,10 +1,10 @@
-//! The slide: a finger round a wine glass sings at the glass's mode, and the live view sees it stick and slip there.
+//! The slide: a finger round a wine glass sings at the glass's mode, the live view sees it stick and slip there, and the velocity sets the press.
 
 use rustfft::{num_complex::Complex, FftPlanner};
 use urto_dsp::contact::HuntCrossley;
 use urto_dsp::friction::FrictionLaw;
 use urto_dsp::resonator::{ObjectKind, ObjectSpec};
-use urto_dsp::voice::{Engine, Level, Patch, PlayMode, Stroke, SLIDE_TRACE_POINTS};
+use urto_dsp::voice::{Engine, Level, Patch, PlayMode, Stroke, SLIDE_TRACE_POINTS, SOFTEST_PRESS};
 
 const FS: f64 = 48_000.0;
 
@@ -123,4 +123,32 @@ fn the_live_view_sees_the_finger_stick_and_slip_at_the_glass_mode() {
     println!("stick–slip {f:.2} Hz, sticking {share:.2}");
     assert!((f / 660.0 - 1.0).abs() < 0.01, "stick–slip at {f} Hz");
     assert!(share > 0.05 && share < 0.95, "sticking {share}");
+}
+
+/// The velocity presses the finger: its mean normal force over the live view's last window, a
+/// second into the note, is the patch's force times SOFTEST_PRESS^((1 − x)^γ), x the velocity's
+/// place in 1…127 and γ the velocity curve's shape (so half of it at velocity 1, all of it at
+/// 127), within 1 %.
+#[test]
+fn the_velocity_sets_the_press() {
+    let patch = finger_on_glass();
+    let shape = patch.velocity.shape;
+    for velocity in [1u8, 64, 127] {
+        let mut e = Engine::new(FS);
+        e.note_on(&patch, 60, f32::from(velocity) / 127.0);
+        let mut block = [0.0f32; 128];
+        for _ in 0..(FS as usize / block.len()) {
+            e.process(&patch, &mut block);
+        }
+        let points = e.slide_trace().expect("the slide is traced").points();
+        let mean_n =
+            points.iter().map(|p| f64::from(p.normal_n)).sum::<f64>() / points.len() as f64;
+        let x = f64::from(velocity - 1) / 126.0;
+        let expected_n = patch.slide.force_n * SOFTEST_PRESS.powf((1.0 - x).powf(shape));
+        println!("velocity {velocity}: {mean_n:.4} N, expected {expected_n:.4} N");
+        assert!(
+            (mean_n / expected_n - 1.0).abs() < 0.01,
+            "velocity {velocity}: {mean_n} N"
+        );
+    }
 }

@@ -41,6 +41,26 @@ const REFERENCE_DROPS: u64 = 3;
 pub const ROLL_CREST: f64 = 4.0;
 /// Impact speeds the calibration measures, from the softest strike to the hardest.
 const LADDER: usize = 8;
+/// Press forces the calibration of a slide measures, from the softest velocity's to the
+/// hardest's: the whole force over [`REFERENCE_ROLLS`] notes (the make-up gain's), each lower one
+/// over [`LOWER_PRESS_NOTES`].
+const PRESS_RUNGS: usize = 4;
+/// Notes a lower press rung measures (the calibration's time grows with them: a slide patch
+/// already renders 4 + 3·2 notes of two seconds).
+const LOWER_PRESS_NOTES: u64 = 2;
+/// The press of the softest velocity, a fraction of the patch's force: a slider pressed half
+/// as hard. Between, the press is geometric in the velocity's level (the velocity
+/// curve's range spans this range of forces).
+pub const SOFTEST_PRESS: f64 = 0.5;
+/// A lower press rung's notes press this factor either side of it: a slider
+/// that hops from ridge to ridge is chaotic, its level a rough function of its force (a comb's
+/// nail 2.5 dB louder at 0.3 % less force), and the calibration follows its average over a few
+/// per cent, not one draw.
+const PRESS_SPREAD: f64 = 1.05;
+/// The gain that brings a slide's press to its velocity's level lifts it by at most this factor
+/// (+18 dB) over the level's own: a press too light to make the object sing is heard as quiet as
+/// it is, not lifted by up to +120 dB.
+const MAX_PRESS_GAIN: f64 = 8.0;
 /// The make-up gain stays within this factor of the physical level's (±120 dB): a patch heard on
 /// a node of every mode (silent) is not amplified without bound.
 const MAX_MAKEUP: f64 = 1e6;
@@ -53,6 +73,9 @@ pub struct Strike {
     pub drop_height_m: f64,
     pub gain: f64,
     pub pan: f64,
+    /// The share of the patch's press force a slider presses with (its velocity's); 1 in the
+    /// other modes.
+    pub press_fraction: f64,
 }
 
 /// The patch's level, measured by rendering its reference note: the peak output of a strike at
@@ -63,12 +86,17 @@ pub struct Strike {
 /// level (its [`super::VelocityCurve::level_db`]) is then met by the impact speed whose measured
 /// peak is that much below the hardest, interpolated in (ln speed, ln peak): the physics, not a
 /// gain, makes a soft note soft, with the timbre of a soft strike. A rolling ball's level follows
-/// the velocity as a gain.
+/// the velocity as a gain. A slider's velocity sets its press, and a gain brings the level the
+/// press gives (measured at [`PRESS_RUNGS`] presses) to the velocity's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Calibration {
     speeds_m_per_s: [f64; LADDER],
     /// Peak pressure of the reference note at the listener at each speed, Pa.
     peaks_pa: [f64; LADDER],
+    /// A slide's presses, fractions of the patch's force, the softest first.
+    press_fractions: [f64; PRESS_RUNGS],
+    /// The reference slide's steady peak at each press, Pa.
+    press_peaks_pa: [f64; PRESS_RUNGS],
     /// Output per pascal that puts the hardest peak at [`REFERENCE_PEAK_DBFS`].
     makeup_gain: f64,
 }
@@ -77,6 +105,8 @@ impl Calibration {
     const NONE: Calibration = Calibration {
         speeds_m_per_s: [0.0; LADDER],
         peaks_pa: [0.0; LADDER],
+        press_fractions: [1.0; PRESS_RUNGS],
+        press_peaks_pa: [1.0; PRESS_RUNGS],
         makeup_gain: OUTPUT_PER_PA,
     };
 
@@ -87,14 +117,12 @@ impl Calibration {
             Level::Calibrated => self.makeup_gain,
             Level::Physical => OUTPUT_PER_PA,
         };
-        patch
-            .mode
-            .strike(patch, level_db, gain, |level_db| self.speed_for(level_db))
+        patch.mode.strike(patch, level_db, gain, self)
     }
 
     /// The impact speed (m/s) whose reference peak is `level_db` below the hardest strike's; the
     /// softest speed where the physics cannot go that low.
-    fn speed_for(&self, level_db: f64) -> f64 {
+    pub(super) fn speed_for(&self, level_db: f64) -> f64 {
         let (speeds, peaks) = (&self.speeds_m_per_s, &self.peaks_pa);
         let target = peaks[LADDER - 1] * 10f64.powf(level_db / 20.0);
         if !(target < peaks[LADDER - 1]) {
@@ -111,6 +139,42 @@ impl Calibration {
             }
         }
         speeds[0]
+    }
+
+    /// A slider's press at `level_db` below velocity 127, a fraction of `patch`'s force:
+    /// [`SOFTEST_PRESS`]^(level/−range), geometric between the softest press at the velocity
+    /// curve's range and the whole force at 0 dB; and the gain that brings the level measured at
+    /// that press (interpolated in (ln press, ln peak)) to the velocity's, at most
+    /// [`MAX_PRESS_GAIN`] times the level's own.
+    pub(super) fn press_for(&self, patch: &Patch, level_db: f64) -> (f64, f64) {
+        let range_db = patch.velocity.range_db;
+        let depth = if range_db > 0.0 {
+            (level_db / -range_db).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let press = SOFTEST_PRESS.powf(depth);
+        let (presses, peaks) = (&self.press_fractions, &self.press_peaks_pa);
+        let j = (0..PRESS_RUNGS - 1)
+            .rev()
+            .find(|&j| presses[j] <= press)
+            .unwrap_or(0);
+        let span = (presses[j + 1] / presses[j]).ln();
+        let t = if span > 0.0 {
+            ((press / presses[j]).ln() / span).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let floor = f64::MIN_POSITIVE;
+        let peak = (peaks[j].max(floor).ln() * (1.0 - t) + peaks[j + 1].max(floor).ln() * t).exp();
+        let level = 10f64.powf(level_db / 20.0);
+        let top = peaks[PRESS_RUNGS - 1];
+        let gain = if top > 0.0 && top.is_finite() {
+            (level * top / peak).min(MAX_PRESS_GAIN * level)
+        } else {
+            level
+        };
+        (press, gain)
     }
 
     /// Output per pascal at the calibrated level.
@@ -172,6 +236,17 @@ pub fn preparation_key(patch: &Patch) -> Patch {
         },
         ..*patch
     }
+}
+
+/// The press of note `count` (1…[`LOWER_PRESS_NOTES`]) of a lower rung at `press_fraction`: spread
+/// geometrically over ÷…× [`PRESS_SPREAD`]; the whole force, velocity 127's, is measured as it
+/// is.
+fn spread_press(press_fraction: f64, count: u64) -> f64 {
+    if press_fraction >= 1.0 {
+        return press_fraction;
+    }
+    let place = 2.0 * (count - 1) as f64 / (LOWER_PRESS_NOTES - 1) as f64 - 1.0;
+    press_fraction * PRESS_SPREAD.powf(place)
 }
 
 impl Prepared {
@@ -290,20 +365,32 @@ impl Prepared {
         let reference = patch.mode.level_reference(patch, hi);
         let hi = match reference {
             LevelReference::Ladder { hardest_m_per_s } => hardest_m_per_s,
-            LevelReference::Steady | LevelReference::Drops => hi,
+            LevelReference::Steady | LevelReference::Pressed | LevelReference::Drops => hi,
         };
         let mut calibration = Calibration::NONE;
         for (j, speed) in calibration.speeds_m_per_s.iter_mut().enumerate() {
             *speed = lo * (hi / lo).powf(j as f64 / (LADDER - 1) as f64);
         }
-        if let LevelReference::Ladder { .. } = reference {
-            for j in 0..LADDER {
-                let speed = calibration.speeds_m_per_s[j];
-                calibration.peaks_pa[j] = self.reference_peak(patch, reference, speed);
+        match reference {
+            LevelReference::Ladder { .. } => {
+                for j in 0..LADDER {
+                    let speed = calibration.speeds_m_per_s[j];
+                    calibration.peaks_pa[j] = self.reference_peak(patch, reference, speed, 1.0);
+                }
             }
-        } else {
-            let peak = self.reference_peak(patch, reference, 0.0);
-            calibration.peaks_pa = [peak; LADDER];
+            LevelReference::Pressed => {
+                for j in 0..PRESS_RUNGS {
+                    let press = SOFTEST_PRESS.powf(1.0 - j as f64 / (PRESS_RUNGS - 1) as f64);
+                    calibration.press_fractions[j] = press;
+                    calibration.press_peaks_pa[j] =
+                        self.reference_peak(patch, reference, 0.0, press);
+                }
+                calibration.peaks_pa = [calibration.press_peaks_pa[PRESS_RUNGS - 1]; LADDER];
+            }
+            LevelReference::Steady | LevelReference::Drops => {
+                let peak = self.reference_peak(patch, reference, 0.0, 1.0);
+                calibration.peaks_pa = [peak; LADDER];
+            }
         }
         let top = calibration.peaks_pa[LADDER - 1];
         if top > 0.0 && top.is_finite() {
@@ -318,8 +405,15 @@ impl Prepared {
     /// first impacts are the real ones); a drop: the geometric mean of the peaks of its first
     /// [`REFERENCE_DROPS`] drops, each over its fall and [`REFERENCE_DROP_AFTER_FALL_S`]; or rolling: [`ROLL_CREST`] times the RMS over
     /// [`REFERENCE_ROLL_S`] after [`REFERENCE_ROLL_SETTLE_S`], in power averaged over its first
-    /// [`REFERENCE_ROLLS`] rolls.
-    fn reference_peak(&mut self, patch: &Patch, level: LevelReference, v_in_m_per_s: f64) -> f64 {
+    /// [`REFERENCE_ROLLS`] rolls (a slide: pressed with `press_fraction` of its force, below the
+    /// whole force over [`LOWER_PRESS_NOTES`] notes spread about it).
+    fn reference_peak(
+        &mut self,
+        patch: &Patch,
+        level: LevelReference,
+        v_in_m_per_s: f64,
+        press_fraction: f64,
+    ) -> f64 {
         let reference = Patch {
             gain: 1.0,
             ..preparation_key(patch)
@@ -329,6 +423,7 @@ impl Prepared {
             drop_height_m: 0.0,
             gain: 1.0,
             pan: 0.0,
+            press_fraction,
         };
         let fs = self.sample_rate_hz;
         if level == LevelReference::Drops {
@@ -348,19 +443,28 @@ impl Prepared {
             }
             return (log_sum / REFERENCE_DROPS as f64).exp();
         }
-        if level != LevelReference::Steady {
+        if let LevelReference::Ladder { .. } = level {
             let samples = (REFERENCE_STRIKE_S * fs).ceil() as usize;
             return self.render_reference(&reference, strike, 0, samples, None);
         }
         let skip = (REFERENCE_ROLL_SETTLE_S * fs).ceil() as usize;
         let samples = skip + (REFERENCE_ROLL_S * fs).ceil() as usize;
         let mut mean_square = 0.0;
-        for count in 1..=REFERENCE_ROLLS {
+        let notes = if press_fraction < 1.0 {
+            LOWER_PRESS_NOTES
+        } else {
+            REFERENCE_ROLLS
+        };
+        for count in 1..=notes {
             let seed = note_seed(count, REFERENCE_NOTE);
+            let strike = Strike {
+                press_fraction: spread_press(press_fraction, count),
+                ..strike
+            };
             self.render_reference(&reference, strike, seed, samples, Some(skip));
             mean_square += self.steady_mean_square;
         }
-        ROLL_CREST * (mean_square / REFERENCE_ROLLS as f64).sqrt()
+        ROLL_CREST * (mean_square / notes as f64).sqrt()
     }
 
     /// Render the reference note of `patch` for `samples` samples at unit gain and return the

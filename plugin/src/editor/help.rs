@@ -298,8 +298,9 @@ const TOOLTIPS: &[(&str, &str)] = &[
     ),
     (
         "slide-force",
-        "Normal force pressing the slider onto the object (a note's pressure adds Press \
-            depth). More: rougher, another mode caught, a squeak or none. Unit: N.",
+        "Normal force pressing the slider onto the object at velocity 127 (half at velocity 1; \
+            a note's pressure adds Press depth). More: rougher, another mode caught, a squeak \
+            or none. Unit: N.",
     ),
     (
         "slide-speed",

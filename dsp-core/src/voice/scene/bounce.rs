@@ -30,6 +30,7 @@ pub(super) fn strike(patch: &Patch, impact_m_per_s: f64, gain: f64) -> Strike {
         },
         gain,
         pan: 0.0,
+        press_fraction: 1.0,
     }
 }
 

@@ -6,7 +6,7 @@
 
 use super::bodies::Bodies;
 use super::patch::{Patch, PlayMode};
-use super::prepared::Strike;
+use super::prepared::{Calibration, Strike};
 use crate::body::{object_fundamental_hz, object_size_m, Grip};
 use crate::interaction::ContactPrep;
 use crate::resonator::ObjectSpec;
@@ -90,10 +90,14 @@ pub(super) enum LevelReference {
     /// Strikes at a ladder of impact speeds up to `hardest_m_per_s`, each the peak of a short
     /// strike: the physics makes a soft note soft.
     Ladder { hardest_m_per_s: f64 },
-    /// A steady sound (a rolling ball, a slider drawn): its RMS over the reference seeds times
-    /// the crest; the velocity sets a gain. (A slider's level is no simple function of its force:
-    /// a hinge squeaks louder pressed less, a bowed cymbal catches another mode.)
+    /// A steady sound (a rolling ball): its RMS over the reference seeds times the crest; the
+    /// velocity sets a gain.
     Steady,
+    /// A slider drawn: measured as a steady sound at a ladder of press forces; the velocity sets
+    /// the force, and a gain brings the level the force gives to the velocity's. (A slider's level
+    /// is no simple function of its force: a hinge squeaks louder pressed less, a bowed cymbal
+    /// catches another mode.)
+    Pressed,
     /// Whole drops of the reference note, the geometric mean of their peaks; the velocity sets a
     /// gain.
     Drops,
@@ -104,38 +108,47 @@ impl PlayMode {
     /// m/s.
     pub(super) fn level_reference(self, patch: &Patch, hardest_m_per_s: f64) -> LevelReference {
         match self {
-            _ if self.is_steady() => LevelReference::Steady,
             PlayMode::Strike => LevelReference::Ladder { hardest_m_per_s },
             PlayMode::Bounce => bounce::level_reference(patch, hardest_m_per_s),
             PlayMode::Drop => LevelReference::Drops,
-            // Steady: the guard above; named so that a new mode must be placed here.
-            PlayMode::Roll | PlayMode::Slide => LevelReference::Steady,
+            PlayMode::Roll => LevelReference::Steady,
+            PlayMode::Slide => LevelReference::Pressed,
         }
     }
 
-    /// How a note at `level_db` below velocity 127 starts, at output `gain` per pascal, where
-    /// `speed_for` gives the impact speed whose calibrated peak is that level.
+    /// How a note at `level_db` below velocity 127 starts, at output `gain` per pascal, by the
+    /// patch's `calibration`: the impact speed whose calibrated peak is that level, or the press a
+    /// slider's velocity sets and the gain that brings its level there.
     pub(super) fn strike(
         self,
         patch: &Patch,
         level_db: f64,
         gain: f64,
-        speed_for: impl Fn(f64) -> f64,
+        calibration: &Calibration,
     ) -> Strike {
+        let at_level = Strike {
+            v_in_m_per_s: 0.0,
+            drop_height_m: 0.0,
+            gain: gain * 10f64.powf(level_db / 20.0),
+            pan: 0.0,
+            press_fraction: 1.0,
+        };
         match self {
             PlayMode::Strike => Strike {
-                v_in_m_per_s: speed_for(level_db),
-                drop_height_m: 0.0,
+                v_in_m_per_s: calibration.speed_for(level_db),
                 gain,
-                pan: 0.0,
+                ..at_level
             },
-            PlayMode::Bounce => bounce::strike(patch, speed_for(level_db), gain),
-            PlayMode::Roll | PlayMode::Slide => Strike {
-                v_in_m_per_s: 0.0,
-                drop_height_m: 0.0,
-                gain: gain * 10f64.powf(level_db / 20.0),
-                pan: 0.0,
-            },
+            PlayMode::Bounce => bounce::strike(patch, calibration.speed_for(level_db), gain),
+            PlayMode::Roll => at_level,
+            PlayMode::Slide => {
+                let (press_fraction, level_gain) = calibration.press_for(patch, level_db);
+                Strike {
+                    gain: gain * level_gain,
+                    press_fraction,
+                    ..at_level
+                }
+            }
             PlayMode::Drop => drop::strike(patch, level_db, gain),
         }
     }

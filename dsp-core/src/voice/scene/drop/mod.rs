@@ -661,6 +661,7 @@ pub(super) fn strike(patch: &Patch, level_db: f64, gain: f64) -> Strike {
         drop_height_m: patch.fall.height_m.max(0.0),
         gain: gain * 10f64.powf(level_db / 20.0),
         pan: 0.0,
+        press_fraction: 1.0,
     }
 }
 

@@ -128,7 +128,8 @@ impl Scene for SlideScene {
         let patch = note.patch;
         let slide = &patch.slide;
         let mass_kg = patch.hammer_mass_kg.max(1e-6);
-        let force_n = slide.force_n.max(0.0);
+        // The velocity's share of the force (see `Calibration::press_for`).
+        let force_n = slide.force_n.max(0.0) * note.strike.press_fraction.clamp(0.0, 1.0);
         let hammer = &mut bodies.hammer;
         // Pressed by its force throughout (as by a weight), and the note's press on top.
         hammer.set_gravity(Gravity {
