@@ -382,5 +382,5 @@ pub use expression::{
 
 pub use prepared::{
     preparation_key, Calibration, Prepared, Strike, NUM_KEYS, REFERENCE_NOTE, REFERENCE_PEAK_DBFS,
-    ROLL_CREST, SOFTEST_PRESS,
+    ROLL_CREST,
 };

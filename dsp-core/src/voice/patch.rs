@@ -29,7 +29,9 @@ impl VelocityCurve {
     /// Target level of a strike in dB relative to velocity 127 (≤ 0), for a normalised MIDI
     /// velocity in [0, 1] (MIDI velocity / 127).
     pub fn level_db(&self, velocity: f32) -> f64 {
+        // A velocity that is not a number is the softest.
         let x = ((f64::from(velocity) * 127.0 - 1.0) / 126.0).clamp(0.0, 1.0);
+        let x = if x.is_nan() { 0.0 } else { x };
         -self.range_db.max(0.0) * (1.0 - x).powf(self.shape.clamp(0.1, 10.0))
     }
 }
@@ -175,7 +177,8 @@ pub struct Slide {
     /// features much narrower than itself ([`crate::surface::Partials::felt_by`]).
     pub tip_radius_m: f64,
     /// The normal force the slider presses with, N; a note's pressure adds the press (see
-    /// [`Patch::press_depth`]). The velocity sets the level, as a roll's.
+    /// [`Patch::press_depth`]). At velocity 127; the velocity sets the share pressed
+    /// (`Calibration::press_for`).
     pub force_n: f64,
     /// Drawing speed with its controller at full scale, m/s.
     pub speed_m_per_s: f64,

@@ -45,13 +45,14 @@ const LADDER: usize = 8;
 /// hardest's: the whole force over [`REFERENCE_ROLLS`] notes (the make-up gain's), each lower one
 /// over [`LOWER_PRESS_NOTES`].
 const PRESS_RUNGS: usize = 4;
-/// Notes a lower press rung measures (the calibration's time grows with them: a slide patch
-/// already renders 4 + 3·2 notes of two seconds).
+/// Notes a lower press rung measures, at least two (spread about it). A slide's calibration
+/// renders 4 + 3·2 notes of two seconds in all, so each more costs three.
 const LOWER_PRESS_NOTES: u64 = 2;
+const _: () = assert!(LOWER_PRESS_NOTES >= 2);
 /// The press of the softest velocity, a fraction of the patch's force: a slider pressed half
 /// as hard. Between, the press is geometric in the velocity's level (the velocity
 /// curve's range spans this range of forces).
-pub const SOFTEST_PRESS: f64 = 0.5;
+const SOFTEST_PRESS: f64 = 0.5;
 /// A lower press rung's notes press this factor either side of it: a slider
 /// that hops from ridge to ridge is chaotic, its level a rough function of its force (a comb's
 /// nail 2.5 dB louder at 0.3 % less force), and the calibration follows its average over a few
@@ -357,7 +358,8 @@ impl Prepared {
         self.ready[index] = true;
     }
 
-    /// Render the reference note at every speed of the ladder (see [`Calibration`]).
+    /// Render the reference note at every speed of the ladder, or a slide at every press (see
+    /// [`Calibration`]).
     fn calibrate(&mut self, patch: &Patch) -> Calibration {
         self.prepare_key(patch, REFERENCE_NOTE);
         let lo = patch.velocity.min_m_per_s.max(1e-6);
@@ -382,8 +384,9 @@ impl Prepared {
                 for j in 0..PRESS_RUNGS {
                     let press = SOFTEST_PRESS.powf(1.0 - j as f64 / (PRESS_RUNGS - 1) as f64);
                     calibration.press_fractions[j] = press;
-                    calibration.press_peaks_pa[j] =
-                        self.reference_peak(patch, reference, 0.0, press);
+                    let peak = self.reference_peak(patch, reference, 0.0, press);
+                    // A rung that blew up says nothing of its level (it is capped as silent).
+                    calibration.press_peaks_pa[j] = if peak.is_finite() { peak } else { 0.0 };
                 }
                 calibration.peaks_pa = [calibration.press_peaks_pa[PRESS_RUNGS - 1]; LADDER];
             }

@@ -174,7 +174,8 @@ const TOOLTIPS: &[(&str, &str)] = &[
     (
         "dynamic-range",
         "How much quieter velocity 1 is than 127, reached by striking slower (so darker too; \
-            a plain gain in Roll and Drop). 0: every velocity hits as hard. Unit: dB.",
+            in Slide by pressing lighter, then a gain; a plain gain in Roll and Drop). 0: every \
+            velocity hits as hard. Unit: dB.",
     ),
     (
         "velocity-curve",
