@@ -239,15 +239,20 @@ pub fn preparation_key(patch: &Patch) -> Patch {
     }
 }
 
-/// The press of note `count` (1…[`LOWER_PRESS_NOTES`]) of a lower rung at `press_fraction`: spread
-/// geometrically over ÷…× [`PRESS_SPREAD`]; the whole force, velocity 127's, is measured as it
-/// is.
-fn spread_press(press_fraction: f64, count: u64) -> f64 {
-    if press_fraction >= 1.0 {
-        return press_fraction;
-    }
-    let place = 2.0 * (count - 1) as f64 / (LOWER_PRESS_NOTES - 1) as f64 - 1.0;
-    press_fraction * PRESS_SPREAD.powf(place)
+/// How a rung at `press_fraction` is measured: the notes it renders and the press of each (1-based
+/// `count`). The whole force, velocity 127's, over [`REFERENCE_ROLLS`] notes as it is; a lower
+/// rung over [`LOWER_PRESS_NOTES`] notes spread geometrically over ÷…× [`PRESS_SPREAD`].
+fn rung_notes(press_fraction: f64) -> (u64, impl Fn(u64) -> f64) {
+    let (notes, spread) = if press_fraction < 1.0 {
+        (LOWER_PRESS_NOTES, PRESS_SPREAD)
+    } else {
+        (REFERENCE_ROLLS, 1.0)
+    };
+    let press = move |count: u64| {
+        let place = 2.0 * (count - 1) as f64 / (notes - 1) as f64 - 1.0;
+        press_fraction * spread.powf(place)
+    };
+    (notes, press)
 }
 
 impl Prepared {
@@ -453,15 +458,11 @@ impl Prepared {
         let skip = (REFERENCE_ROLL_SETTLE_S * fs).ceil() as usize;
         let samples = skip + (REFERENCE_ROLL_S * fs).ceil() as usize;
         let mut mean_square = 0.0;
-        let notes = if press_fraction < 1.0 {
-            LOWER_PRESS_NOTES
-        } else {
-            REFERENCE_ROLLS
-        };
+        let (notes, press_of) = rung_notes(press_fraction);
         for count in 1..=notes {
             let seed = note_seed(count, REFERENCE_NOTE);
             let strike = Strike {
-                press_fraction: spread_press(press_fraction, count),
+                press_fraction: press_of(count),
                 ..strike
             };
             self.render_reference(&reference, strike, seed, samples, Some(skip));
