@@ -164,10 +164,8 @@ fn patch() -> impl Strategy<Value = Patch> {
                 let (radius_m, roughness_m, slope, out_of_round, speed) = roll;
                 p.roll.settings = RollSettings {
                     radius_m,
-                    roughness_m,
-                    slope,
+                    track: RollSettings::fractal_track(roughness_m, slope, 3),
                     out_of_round,
-                    seed: 3,
                 };
                 p.roll.speed_m_per_s = speed;
                 let (press_weights, friction, surface, coupling, tip_radius_m) = slide;

@@ -71,6 +71,40 @@ impl SurfaceSettings {
     }
 }
 
+impl SurfaceSettings {
+    /// A fractal surface of spectral slope `beta` whose partials of wavelength up to
+    /// `longest_m` have the RMS height `rms_m` (in expectation over seeds; the whole surface is
+    /// taller by its longer wavelengths). Its octave of index j carries the power 2^(j·(1 − β))
+    /// of the coarsest's ([`Partials::new`]), so the share of the mean square at wavelengths up
+    /// to `longest_m` is Σ over those partials of 2^(j·(1 − β)) over the same sum over all.
+    pub fn fractal_rms_below(rms_m: f64, beta: f64, longest_m: f64, seed: u64) -> Self {
+        let count = FRACTAL_OCTAVES * OCTAVE_RATIOS.len();
+        let power = |i: usize| 2f64.powf((i / OCTAVE_RATIOS.len()) as f64 * (1.0 - beta));
+        let below: f64 = (0..count)
+            .filter(|&i| rough_wavelength_m(FRACTAL_COARSEST_M, i) <= longest_m)
+            .map(power)
+            .sum();
+        let share = below / (0..count).map(power).sum::<f64>();
+        Self {
+            kind: SurfaceKind::Fractal,
+            height_m: if share > 0.0 {
+                rms_m / share.sqrt()
+            } else {
+                0.0
+            },
+            slope: beta,
+            seed,
+            ..Self::smooth()
+        }
+    }
+}
+
+/// Wavelength of partial `i` of a rough surface whose coarsest wavelength is `coarsest_m`, m.
+fn rough_wavelength_m(coarsest_m: f64, i: usize) -> f64 {
+    let (octave, within) = (i / OCTAVE_RATIOS.len(), i % OCTAVE_RATIOS.len());
+    coarsest_m / 2f64.powi(octave as i32) / OCTAVE_RATIOS[within]
+}
+
 /// A surface's partials: wavenumber k (rad/m, ascending), amplitude (m) and phase at x = 0.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Partials {
@@ -159,9 +193,8 @@ impl Partials {
         let mut octave_power = 1.0;
         let mut mean_square = 0.0;
         for i in 0..self.count {
-            let (octave, within) = (i / per_octave, i % per_octave);
-            let wavelength = coarsest_m / 2f64.powi(octave as i32) / OCTAVE_RATIOS[within];
-            if within == 0 && octave > 0 {
+            let wavelength = rough_wavelength_m(coarsest_m, i);
+            if i % per_octave == 0 && i > 0 {
                 octave_power *= 2f64.powf(1.0 - slope_at(wavelength));
             }
             self.wavenumber_per_m[i] = TAU / wavelength;

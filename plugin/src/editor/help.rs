@@ -242,8 +242,8 @@ const TOOLTIPS: &[(&str, &str)] = &[
     ),
     (
         "roughness",
-        "RMS height of the track's roughness. Higher: a rougher, more rattling roll (louder \
-            at Level = Physical). Unit: m.",
+        "RMS height of the track's roughness at wavelengths up to 8 mm. Higher: a rougher, \
+            more rattling roll (louder at Level = Physical). Unit: m.",
     ),
     (
         "roughness-slope",

@@ -4,7 +4,7 @@ use super::choices::{DropBodyChoice, SpeedSourceChoice};
 use super::slide::SlideParams;
 use super::{float, ids, linear, log_float, pow10, skewed, v, Controllers, Kind, PresetKey};
 use nice_plug::prelude::*;
-use urto_dsp::roll::RollSettings;
+use urto_dsp::roll::{RollSettings, MARBLE_ROUGHNESS_M, MARBLE_SLOPE};
 use urto_dsp::voice::{Bounce, DropSettings, Patch, Roll};
 
 /// Every scene's group, each under its own name in the host.
@@ -108,14 +108,8 @@ impl Default for RollParams {
                 " m",
                 4,
             ),
-            roughness_log10: log_float("Roughness", d.roll.settings.roughness_m, 1e-8, 1e-4, " m"),
-            roughness_slope: float(
-                "Roughness slope",
-                d.roll.settings.slope,
-                linear(0.0, 2.0),
-                "",
-                2,
-            ),
+            roughness_log10: log_float("Roughness", MARBLE_ROUGHNESS_M, 1e-8, 1e-4, " m"),
+            roughness_slope: float("Roughness slope", MARBLE_SLOPE, linear(0.0, 2.0), "", 2),
             out_of_round: float(
                 "Out of round",
                 d.roll.settings.out_of_round,
@@ -142,10 +136,12 @@ impl RollParams {
         patch.roll = Roll {
             settings: RollSettings {
                 radius_m: v(&self.ball_radius_m),
-                roughness_m: pow10(&self.roughness_log10),
-                slope: v(&self.roughness_slope),
+                track: RollSettings::fractal_track(
+                    pow10(&self.roughness_log10),
+                    v(&self.roughness_slope),
+                    0,
+                ),
                 out_of_round: v(&self.out_of_round),
-                seed: 0,
             },
             speed_m_per_s: v(&self.roll_speed_m_per_s),
             speed_fraction: self.roll_source.value().fraction(controllers),

@@ -3,6 +3,7 @@
 use super::{NoteStart, Scene};
 use crate::interaction::Gravity;
 use crate::roll::{RollSettings, Rolling, Track};
+use crate::surface::SurfaceSettings;
 use crate::voice::bodies::Bodies;
 use crate::voice::patch::Patch;
 
@@ -43,7 +44,10 @@ impl Scene for RollScene {
         hammer.place(&bodies.bank, &patch.contact, patch.hammer_mass_kg);
         bodies.input_energy_j = f64::INFINITY;
         let settings = RollSettings {
-            seed: note.seed,
+            track: SurfaceSettings {
+                seed: note.seed,
+                ..patch.roll.settings.track
+            },
             ..patch.roll.settings
         };
         self.rolling = Some(Rolling::new(Track::new(settings)));

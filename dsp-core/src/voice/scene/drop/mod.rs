@@ -64,8 +64,10 @@ const MAX_CORRECTION: f64 = 4.0;
 const MAX_DROP_S: f64 = 60.0;
 /// Smoothing of the rolling track's speed as the macro scene reports it, s.
 const TRACK_SMOOTHING_S: f64 = 0.005;
-/// RMS roughness of the floor under a sliding or rolling body, m.
+/// The floor under a sliding or rolling body: a fractal track of this roughness and slope
+/// ([`RollSettings::fractal_track`]; the marble's wooden floor).
 const FLOOR_ROUGHNESS_M: f64 = 2e-6;
+const FLOOR_SLOPE: f64 = 1.0;
 
 /// The macro scene of a drop note of the (resolved) `patch`: its body, of the striker's
 /// material, let fall from `height_m` and thrown down at `throw_m_per_s` under the fall's
@@ -238,8 +240,7 @@ impl DropPlay {
         self.lasting = None;
         self.rolling = Rolling::new(Track::new(RollSettings {
             radius_m: self.scene.shape.contact_radius_m(),
-            roughness_m: FLOOR_ROUGHNESS_M,
-            seed,
+            track: RollSettings::fractal_track(FLOOR_ROUGHNESS_M, FLOOR_SLOPE, seed),
             ..RollSettings::marble()
         }));
         self.setup = patch.contact;
