@@ -324,7 +324,7 @@ impl StrokeChoice {
     }
 }
 
-/// The surface a slider is drawn over. Variant IDs are stable.
+/// The surface a slider is drawn over and a ball rolls on. Variant IDs are stable.
 #[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SurfaceChoice {
     #[id = "smooth"]

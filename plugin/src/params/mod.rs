@@ -14,6 +14,7 @@ mod output;
 mod scenes;
 mod slide;
 mod striker;
+mod surface;
 mod usage;
 
 pub use choices::{
