@@ -377,9 +377,9 @@ const TOOLTIPS: &[(&str, &str)] = &[
     ),
     (
         "surface",
-        "What the slider is drawn over and the ball rolls on: smooth, rough at every scale, \
-            evenly spaced ridges, or sandpaper grain. Read where the contact is: it moves with \
-            the speed. Choice.",
+        "What the slider is drawn over, the ball rolls on, and a landed body slides on: \
+            smooth, rough at every scale, evenly spaced ridges, or sandpaper grain. Read where \
+            the contact is: it moves with the speed. Choice.",
     ),
     (
         "surface-height",

@@ -29,6 +29,7 @@ pub use output::OutputParams;
 pub use scenes::{BounceParams, DropParams, RollParams, SceneParams};
 pub use slide::SlideParams;
 pub use striker::StrikerParams;
+pub use surface::SURFACE_HEIGHT_RANGE_M;
 pub use usage::acts_in;
 
 /// How a preset stores one parameter.

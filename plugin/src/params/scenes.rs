@@ -222,6 +222,7 @@ impl DropParams {
             drift_m_per_s: v(&self.drop_drift_m_per_s),
             mu: v(&self.drop_mu),
             lift_on_release: self.drop_lift.value(),
+            ..patch.drop
         };
     }
 

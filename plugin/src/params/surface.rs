@@ -1,4 +1,4 @@
-//! The surface group: the profile a slider is drawn over and a ball rolls on (kind, height, slope, ridges, grain), one group for both scenes.
+//! The surface group: the profile a slider is drawn over, a ball rolls on and a dropped body slides on (kind, height, slope, ridges, grain), one group for the three scenes.
 
 use super::choices::{RidgeShapeChoice, SurfaceChoice};
 use super::{float, ids, linear, log_float, pow10, v, Kind, PresetKey};
@@ -6,7 +6,10 @@ use nice_plug::prelude::*;
 use urto_dsp::surface::{RidgeShape, SurfaceSettings};
 use urto_dsp::voice::Patch;
 
-/// The surface, shared by Slide and Roll. IDs are stable once released: never rename them (they
+/// The range of Surface height, m.
+pub const SURFACE_HEIGHT_RANGE_M: (f64, f64) = (1e-8, 3e-3);
+
+/// The surface, shared by Slide, Roll and Drop. IDs are stable once released: never rename them (they
 /// were the slide's before the roll shared them).
 #[derive(Params)]
 pub struct SurfaceParams {
@@ -35,7 +38,13 @@ impl Default for SurfaceParams {
         let track = Patch::default().roll.settings.track;
         Self {
             surface: EnumParam::new("Surface", SurfaceChoice::Fractal),
-            height_log10: log_float("Surface height", track.height_m, 1e-8, 1e-3, " m"),
+            height_log10: log_float(
+                "Surface height",
+                track.height_m,
+                SURFACE_HEIGHT_RANGE_M.0,
+                SURFACE_HEIGHT_RANGE_M.1,
+                " m",
+            ),
             slope: float("Surface slope", track.slope, linear(0.0, 5.0), "", 2),
             ridge_spacing_log10: log_float(
                 "Ridge spacing",
@@ -52,7 +61,8 @@ impl Default for SurfaceParams {
 }
 
 impl SurfaceParams {
-    /// Set the surface the slider is drawn over and the ball rolls on (each note seeds it).
+    /// Set the surface the slider is drawn over, the ball rolls on, and a dropped body slides
+    /// and rolls on once landed (each note seeds it).
     pub fn apply(&self, patch: &mut Patch) {
         let surface = SurfaceSettings {
             kind: self.surface.value().kind(),
@@ -71,6 +81,7 @@ impl SurfaceParams {
         };
         patch.slide.surface = surface;
         patch.roll.settings.track = surface;
+        patch.drop.surface = surface;
     }
 
     /// Its preset keys: physical name with unit, parameter id, how the value is stored.

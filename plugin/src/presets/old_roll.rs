@@ -1,58 +1,78 @@
-//! Before the roll's track was the surface group (preset format 1, Urto 0.3 and older): its "Roughness" and "Roughness slope" become the fractal surface they describe.
+//! Before the roll's track and the drop's floor were the surface group (preset format 1, Urto 0.3.0 and older): a roll's "Roughness" and "Roughness slope" become the fractal surface they describe, a drop's floor the fixed one it had.
 
 use super::PresetError;
+use crate::params::SURFACE_HEIGHT_RANGE_M;
 use nice_plug::plugin::{ParamValue, PluginState};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use urto_dsp::roll::{RollSettings, MARBLE_ROUGHNESS_M, MARBLE_SLOPE};
+use urto_dsp::roll::RollSettings;
 
 /// The surface group's values a format-1 preset or an old project meant when it did not name
 /// them (the slide's defaults then): kind, height (m), slope β.
 const OLD_SURFACE: (&str, f64, f64) = ("smooth", 1e-6, 2.0);
-/// The surface group's height range, m.
-const HEIGHT_RANGE_M: (f64, f64) = (1e-8, 1e-3);
+/// The old roll's Roughness (m) and Roughness slope: their defaults, which were also the drop's
+/// fixed floor, and their ranges.
+const OLD_ROUGHNESS_M: f64 = 2e-6;
+const OLD_SLOPE: f64 = 1.0;
+const OLD_ROUGHNESS_RANGE_M: (f64, f64) = (1e-8, 1e-4);
+const OLD_SLOPE_RANGE: (f64, f64) = (0.0, 2.0);
 
 /// The surface of an old roll of `roughness_m` and `slope`: the fractal of
 /// [`RollSettings::fractal_track`] (its height held within the surface group's range), as
 /// kind, height (m), slope β.
 fn surface_of_old_roll(roughness_m: f64, slope: f64) -> (&'static str, f64, f64) {
     let track = RollSettings::fractal_track(roughness_m, slope, 0);
-    let (lo, hi) = HEIGHT_RANGE_M;
+    let (lo, hi) = SURFACE_HEIGHT_RANGE_M;
     ("fractal", track.height_m.clamp(lo, hi), track.slope)
 }
 
-/// Bring a format-1 preset's `parameters` up to format 2: a roll's surface is the one its
-/// roughness and slope describe; any other mode keeps the surface it named, and the old
-/// defaults for what it did not.
+/// What an old preset or project in `mode` heard as its surface, and whether that replaces
+/// the surface it named: a roll's track from its roughness and slope, a drop's floor (the
+/// marble's track, fixed then); in another mode the surface group was the slide's, kept, with
+/// [`OLD_SURFACE`] for what it did not name.
+fn old_surface(
+    mode: Option<&str>,
+    roughness_m: f64,
+    slope: f64,
+) -> (bool, (&'static str, f64, f64)) {
+    match mode {
+        Some("roll") => (true, surface_of_old_roll(roughness_m, slope)),
+        Some("drop") => (true, surface_of_old_roll(OLD_ROUGHNESS_M, OLD_SLOPE)),
+        _ => (false, OLD_SURFACE),
+    }
+}
+
+/// Bring a format-1 preset's `parameters` up to format 2 ([`old_surface`]).
 pub(super) fn upgrade_preset(parameters: &mut BTreeMap<String, Value>) -> Result<(), PresetError> {
-    let mut take = |key: &str, default: f64, positive: bool| match parameters.remove(key) {
+    let mut take = |key: &str, default: f64, (min, max): (f64, f64)| match parameters.remove(key) {
         None => Ok(default),
-        Some(value) => value
-            .as_f64()
-            .filter(|x| x.is_finite() && (!positive || *x > 0.0))
-            .ok_or(PresetError::BadValue {
+        Some(value) => {
+            let x = value.as_f64().ok_or(PresetError::BadValue {
                 key: key.to_string(),
-                expected: if positive {
-                    "a positive number"
-                } else {
-                    "a number"
-                },
-            }),
+                expected: "a number",
+            })?;
+            if (min..=max).contains(&x) {
+                Ok(x)
+            } else {
+                Err(PresetError::OutOfRange {
+                    key: key.to_string(),
+                    value: x,
+                    min,
+                    max,
+                })
+            }
+        }
     };
-    let roughness_m = take("roughness_m", MARBLE_ROUGHNESS_M, true)?;
-    let slope = take("roughness_slope", MARBLE_SLOPE, false)?;
-    let is_roll = parameters.get("mode").and_then(Value::as_str) == Some("roll");
-    let (kind, height_m, beta) = if is_roll {
-        surface_of_old_roll(roughness_m, slope)
-    } else {
-        OLD_SURFACE
-    };
+    let roughness_m = take("roughness_m", OLD_ROUGHNESS_M, OLD_ROUGHNESS_RANGE_M)?;
+    let slope = take("roughness_slope", OLD_SLOPE, OLD_SLOPE_RANGE)?;
+    let mode = parameters.get("mode").and_then(Value::as_str);
+    let (replace, (kind, height_m, beta)) = old_surface(mode, roughness_m, slope);
     for (key, value) in [
         ("surface", Value::from(kind)),
         ("surface_height_m", Value::from(height_m)),
         ("surface_slope", Value::from(beta)),
     ] {
-        if is_roll {
+        if replace {
             parameters.insert(key.to_string(), value);
         } else {
             parameters.entry(key.to_string()).or_insert(value);
@@ -73,21 +93,21 @@ pub(super) fn upgrade_state(state: &mut PluginState) {
         Some(ParamValue::F32(x)) if x.is_finite() => f64::from(x),
         _ => default,
     };
-    let is_roll = matches!(params.get("mode"), Some(ParamValue::String(m)) if m == "roll");
-    let (kind, height_m, beta) = if is_roll {
-        surface_of_old_roll(
-            10f64.powf(plain(roughness, MARBLE_ROUGHNESS_M.log10())),
-            plain(slope, MARBLE_SLOPE),
-        )
-    } else {
-        OLD_SURFACE
+    let mode = match params.get("mode") {
+        Some(ParamValue::String(m)) => Some(m.as_str()),
+        _ => None,
     };
+    let (replace, (kind, height_m, beta)) = old_surface(
+        mode,
+        10f64.powf(plain(roughness, OLD_ROUGHNESS_M.log10())),
+        plain(slope, OLD_SLOPE),
+    );
     for (id, value) in [
         ("surface", ParamValue::String(kind.to_string())),
         ("surface-height", ParamValue::F32(height_m.log10() as f32)),
         ("surface-slope", ParamValue::F32(beta as f32)),
     ] {
-        if is_roll {
+        if replace {
             params.insert(id.to_string(), value);
         } else {
             params.entry(id.to_string()).or_insert(value);
@@ -152,8 +172,21 @@ mod tests {
 
     #[test]
     fn a_bad_old_roughness_is_refused_by_name() {
-        let error = Preset::parse(&format_1("roll", r#", "roughness_m": -1"#)).unwrap_err();
-        assert!(error.to_string().contains("roughness_m"), "{error}");
+        for bad in [
+            r#", "roughness_m": -1"#,
+            r#", "roughness_slope": 2.5"#,
+            r#", "roughness_m": "x""#,
+        ] {
+            let error = Preset::parse(&format_1("roll", bad))
+                .unwrap_err()
+                .to_string();
+            let key = if bad.contains("slope") {
+                "roughness_slope"
+            } else {
+                "roughness_m"
+            };
+            assert!(error.contains(key), "{error}");
+        }
     }
 
     #[test]
@@ -185,5 +218,16 @@ mod tests {
         let expected = |id| preset.plain_value(id).unwrap();
         assert!((f32_of("surface-height") - expected("surface-height")).abs() < 1e-5);
         assert!((f32_of("surface-slope") - expected("surface-slope")).abs() < 1e-6);
+    }
+
+    #[test]
+    fn an_old_drop_lands_on_the_floor_it_had() {
+        // The drop's floor was the marble's track whatever the (slide's) surface said.
+        let preset = Preset::parse(&format_1("drop", r#", "surface": "ridges""#)).unwrap();
+        let floor = urto_dsp::voice::Patch::default().drop.surface;
+        let plain = |id| f64::from(preset.plain_value(id).unwrap());
+        assert_eq!(plain("surface"), 1.0, "fractal");
+        assert!((10f64.powf(plain("surface-height")) / floor.height_m - 1.0).abs() < 1e-5);
+        assert!((plain("surface-slope") - floor.slope).abs() < 1e-6);
     }
 }
