@@ -86,14 +86,20 @@ pub struct Track {
 }
 
 impl Track {
-    /// The track of `settings`. The window's 17 points ([`half_window_m`]) are a grid of
-    /// spacing Δ, which carries wavenumbers up to π/Δ: a partial is kept whole up to 0.40/Δ
-    /// cycles per metre and faded out by 0.48/Δ (the band gain of [`crate::surface`], in
-    /// space), so the grid never aliases the surface.
-    pub fn new(settings: RollSettings) -> Self {
+    /// The track of `settings`, for a ball that moves at most `fastest_step_m` in one sample
+    /// (its fastest speed times the sample period; 0: no bound). The window's 17 points
+    /// ([`half_window_m`]) are a grid of spacing Δ, which carries wavenumbers up to π/Δ: a
+    /// partial is kept whole up to 0.40/Δ cycles per metre and faded out by 0.48/Δ (the band
+    /// gain of [`crate::surface`], in space), so the grid never aliases the surface. Δ is no
+    /// finer than the fastest step (the window wider than it must be, which is safe), so a
+    /// sample needs at most two new grid points, and at that speed no partial kept sounds above
+    /// 0.48·fs: the band gain in space is then one in time.
+    pub fn new(settings: RollSettings, fastest_step_m: f64) -> Self {
         let radius_m = settings.radius_m.max(1e-4);
         let mut partials = Partials::new(&settings.track);
-        let half_window_m = half_window_m(&partials, radius_m);
+        let half_window_m = half_window_m(&partials, radius_m)
+            .max((FILTER_POINTS / 2) as f64 * fastest_step_m.max(0.0))
+            .min(MAX_HALF_WINDOW_M);
         let grid_m = grid_spacing_m(half_window_m);
         for i in 0..partials.count {
             let gain = band_gain(partials.wavenumber_per_m[i] / TAU, 1.0 / grid_m);
@@ -318,7 +324,7 @@ mod tests {
 
     #[test]
     fn the_grid_filter_is_the_direct_one_at_grid_points_and_close_between() {
-        let track = Track::new(RollSettings::marble());
+        let track = Track::new(RollSettings::marble(), 0.0);
         let mut rolling = Rolling::new(track);
         let grid = track.grid_m();
         let (mut worst_on, mut error_between) = (0.0f64, 0.0);
@@ -354,7 +360,7 @@ mod tests {
                 track,
                 ..RollSettings::marble()
             };
-            let t = Track::new(settings);
+            let t = Track::new(settings, 0.0);
             let r = settings.radius_m;
             for i in 0..500 {
                 let p = i as f64 * 149e-6;
@@ -372,6 +378,30 @@ mod tests {
     }
 
     #[test]
+    fn a_fast_ball_needs_at_most_two_new_grid_points_a_sample() {
+        // A barely rough track has a tiny window; at 5 m/s and 44.1 kHz the ball moves 113 µm
+        // a sample, and the grid is no finer than that.
+        let settings = RollSettings {
+            track: RollSettings::fractal_track(1e-8, 0.0, 1),
+            ..RollSettings::marble()
+        };
+        let step_m = 5.0 / 44_100.0;
+        assert!(Track::new(settings, 0.0).grid_m() < 0.1 * step_m);
+        let track = Track::new(settings, step_m);
+        assert!(track.grid_m() >= step_m, "{}", track.grid_m());
+        let mut rolling = Rolling::new(track);
+        for _ in 0..44_100 {
+            let before = rolling.next_point;
+            rolling.advance(5.0, 1e-4, 1.0 / 44_100.0);
+            assert!(
+                rolling.next_point - before <= 2,
+                "{}",
+                rolling.next_point - before
+            );
+        }
+    }
+
+    #[test]
     fn the_ball_rides_on_the_envelope() {
         // Never below the track under its lowest point, and bridging its dips: on average well
         // above it, against the RMS height of its wavelengths up to 8 mm (a bright track, every
@@ -380,7 +410,7 @@ mod tests {
             track: RollSettings::fractal_track(2e-6, 0.0, 1),
             ..RollSettings::marble()
         };
-        let track = Track::new(settings);
+        let track = Track::new(settings, 0.0);
         let r = settings.radius_m;
         let n = 20_000;
         let mut gap_sum = 0.0;

@@ -7,7 +7,7 @@ use urto_dsp::surface::{RidgeShape, SurfaceSettings};
 use urto_dsp::voice::Patch;
 
 /// The range of Surface height, m.
-pub const SURFACE_HEIGHT_RANGE_M: (f64, f64) = (1e-8, 3e-3);
+pub const SURFACE_HEIGHT_RANGE_M: (f64, f64) = (1e-8, 1e-3);
 
 /// The surface, shared by Slide, Roll and Drop. IDs are stable once released: never rename them (they
 /// were the slide's before the roll shared them).

@@ -187,7 +187,7 @@ impl DropPlay {
             queue: [MicroImpact::default(); QUEUE],
             queued: 0,
             lasting: None,
-            rolling: Rolling::new(Track::new(RollSettings::marble())),
+            rolling: Rolling::new(Track::new(RollSettings::marble(), 0.0)),
             setup: Patch::default().contact,
             restitution: 0.5,
             gravity_m_per_s2: 9.81,
@@ -235,14 +235,22 @@ impl DropPlay {
         self.into_step = 0;
         self.queued = 0;
         self.lasting = None;
-        self.rolling = Rolling::new(Track::new(RollSettings {
-            radius_m: self.scene.shape.contact_radius_m(),
-            track: SurfaceSettings {
-                seed,
-                ..patch.drop.surface
+        // A landed body slides at most about as fast as it landed (gravity's fall and the
+        // throw); faster, it needs more grid points a sample.
+        let landing_m_per_s = (2.0 * self.gravity_m_per_s2 * height_m.max(0.0)
+            + throw_m_per_s * throw_m_per_s)
+            .sqrt();
+        self.rolling = Rolling::new(Track::new(
+            RollSettings {
+                radius_m: self.scene.shape.contact_radius_m(),
+                track: SurfaceSettings {
+                    seed,
+                    ..patch.drop.surface
+                },
+                ..RollSettings::marble()
             },
-            ..RollSettings::marble()
-        }));
+            landing_m_per_s * dt_s,
+        ));
         self.setup = patch.contact;
         self.trial.set_prepared(contact);
         self.finished = false;
