@@ -33,6 +33,8 @@ pub const GROUPS: &[(&str, &[&str])] = &[
             "roll-speed",
             "roll-source",
             "ball-radius",
+            "roughness",
+            "roughness-slope",
             "out-of-round",
             "roll-lift",
         ],
