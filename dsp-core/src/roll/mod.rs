@@ -95,7 +95,7 @@ impl Track {
             .map(|a| a.abs())
             .sum();
         let half_window_m = (4.0 * radius_m * peak_m).sqrt().min(MAX_HALF_WINDOW_M);
-        let grid_m = (half_window_m / (FILTER_POINTS / 2) as f64).max(MIN_GRID_M);
+        let grid_m = grid_spacing_m(half_window_m);
         for i in 0..partials.count {
             let gain = band_gain(partials.wavenumber_per_m[i] / TAU, 1.0 / grid_m);
             if gain == 0.0 {
@@ -139,8 +139,13 @@ impl Track {
 
     /// Spacing of the rolling filter's points, m: the grid [`Rolling`] keeps heights on.
     fn grid_m(&self) -> f64 {
-        (self.half_window_m / (FILTER_POINTS / 2) as f64).max(MIN_GRID_M)
+        grid_spacing_m(self.half_window_m)
     }
+}
+
+/// Spacing of the rolling filter's points for a window of half width `half_window_m`, m.
+fn grid_spacing_m(half_window_m: f64) -> f64 {
+    (half_window_m / (FILTER_POINTS / 2) as f64).max(MIN_GRID_M)
 }
 
 /// The track's heights at consecutive grid points, by phasors e^(i(k·jΔ + φ)) turned by e^(ikΔ)

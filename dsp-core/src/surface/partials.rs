@@ -69,16 +69,14 @@ impl SurfaceSettings {
             seed: 1,
         }
     }
-}
 
-impl SurfaceSettings {
     /// A fractal surface of spectral slope `beta` whose partials of wavelength up to
     /// `longest_m` have the RMS height `rms_m` (in expectation over seeds; the whole surface is
     /// taller by its longer wavelengths). Its octave of index j carries the power 2^(j·(1 − β))
     /// of the coarsest's ([`Partials::new`]), so the share of the mean square at wavelengths up
     /// to `longest_m` is Σ over those partials of 2^(j·(1 − β)) over the same sum over all.
     pub fn fractal_rms_below(rms_m: f64, beta: f64, longest_m: f64, seed: u64) -> Self {
-        let count = FRACTAL_OCTAVES * OCTAVE_RATIOS.len();
+        let count = rough_count(FRACTAL_OCTAVES);
         let power = |i: usize| 2f64.powf((i / OCTAVE_RATIOS.len()) as f64 * (1.0 - beta));
         let below: f64 = (0..count)
             .filter(|&i| rough_wavelength_m(FRACTAL_COARSEST_M, i) <= longest_m)
@@ -97,6 +95,11 @@ impl SurfaceSettings {
             ..Self::smooth()
         }
     }
+}
+
+/// Partials of a rough surface of `octaves` octaves.
+fn rough_count(octaves: usize) -> usize {
+    (octaves * OCTAVE_RATIOS.len()).min(MAX_PARTIALS)
 }
 
 /// Wavelength of partial `i` of a rough surface whose coarsest wavelength is `coarsest_m`, m.
@@ -188,7 +191,7 @@ impl Partials {
     ) {
         let mut rng = fastrand::Rng::with_seed(seed);
         let per_octave = OCTAVE_RATIOS.len();
-        self.count = (octaves * per_octave).min(MAX_PARTIALS);
+        self.count = rough_count(octaves);
         // Octave power, relative to the coarsest, accumulating each octave's own slope.
         let mut octave_power = 1.0;
         let mut mean_square = 0.0;
