@@ -329,7 +329,9 @@ const VALIDATOR_SUBNORMAL_PERMUTATION: &[(&str, f64)] = &[
     ("Object mass", 0.0),
     ("Drop height", 0.0),
     ("Release damping", 0.0),
-    ("Roughness slope", 1.0),
+    // "Roughness slope" 1 and "Roughness" at its top (10⁻⁴ m) then; the roll rolls on the
+    // surface group now, and these are the fractal they meant (β = 3, 5.66·10⁻⁴ m).
+    ("Surface slope", 3.0),
     ("Object", 8.0),
     ("Pickup position", 1.0),
     ("Key tracking", 0.0),
@@ -339,7 +341,7 @@ const VALIDATOR_SUBNORMAL_PERMUTATION: &[(&str, f64)] = &[
     ("Linear damping", 0.0),
     ("Restitution", 1.0),
     ("Fixed pitch", 1.0),
-    ("Roughness", 1.0),
+    ("Surface height", -3.247),
     ("Irregularity", 0.0),
 ];
 

@@ -67,7 +67,7 @@ fn roll(r: &Roll, fs: f64, seconds: f64) -> Vec<f64> {
         capture_m_per_s: 0.0,
     });
     ball.place(&bank, &setup, r.ball_kg);
-    let mut rolling = Rolling::new(Track::new(r.settings));
+    let mut rolling = Rolling::new(Track::new(r.settings, 0.0));
     let dt = 1.0 / fs;
     (0..(seconds * fs) as usize)
         .map(|_| {
@@ -144,7 +144,7 @@ fn a_ball_over_ridges_is_heard_at_the_speed_over_their_spacing() {
         ..RollSettings::marble()
     };
     for fs in [44_100.0, 96_000.0] {
-        let mut rolling = Rolling::new(Track::new(settings));
+        let mut rolling = Rolling::new(Track::new(settings, 0.0));
         let accel: Vec<f64> = (0..(3.0 * fs) as usize)
             .map(|_| rolling.advance(speed, 0.02, 1.0 / fs))
             .skip((0.5 * fs) as usize)

@@ -1,6 +1,8 @@
 //! Presets: one JSON file per preset, physical parameter names and units, a format version;
 //! factory presets built into the plugin, user presets in the per-user data folder.
 
+mod old_roll;
+
 use crate::params::{Kind, PresetKey, UrtoParams};
 use nice_plug::plugin::ParamValue;
 use nice_plug::prelude::*;
@@ -12,7 +14,7 @@ use std::path::{Path, PathBuf};
 /// What the `format` field of every preset file says.
 pub const FORMAT: &str = "urto-preset";
 /// The preset format this Urto writes and the newest it reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// The persisted field holding the name of the preset last loaded (or saved).
 pub const PRESET_NAME_FIELD: &str = "preset-name";
 
@@ -95,7 +97,7 @@ pub struct Preset {
 impl Preset {
     /// Read and validate a preset from its JSON text.
     pub fn parse(text: &str) -> Result<Preset, PresetError> {
-        let file: PresetFile =
+        let mut file: PresetFile =
             serde_json::from_str(text).map_err(|e| PresetError::Malformed(e.to_string()))?;
         if file.format != FORMAT {
             return Err(PresetError::NotAPreset);
@@ -104,6 +106,9 @@ impl Preset {
             return Err(PresetError::Newer {
                 version: file.version,
             });
+        }
+        if file.version < 2 {
+            old_roll::upgrade_preset(&mut file.parameters)?;
         }
         let reference = UrtoParams::default();
         let keys = keys();
@@ -308,6 +313,7 @@ impl Preset {
 /// instance had; so each gets the value that reproduces the old version's sound, which for every
 /// parameter added since 0.1 is its default (single strike, Hunt–Crossley, damping from μ, …).
 pub fn migrate_state(state: &mut PluginState) {
+    old_roll::upgrade_state(state);
     let current = env!("CARGO_PKG_VERSION");
     if state.version == current {
         return;
@@ -484,7 +490,7 @@ mod tests {
                 with("format", "something-else".into()),
                 "not an Urto preset",
             ),
-            (with("version", 2.into()), "newer Urto"),
+            (with("version", (FORMAT_VERSION + 1).into()), "newer Urto"),
             (with_parameter("warp_drive", 1.into()), "unknown parameter"),
             (with_parameter("modes", 1000.into()), "outside"),
             (with_parameter("modes", 2.5.into()), "whole number"),

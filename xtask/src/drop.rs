@@ -85,7 +85,7 @@ pub fn drop_patch(
             body,
             size_m: body.usual_size_m(),
             mu,
-            ..DropSettings::DEFAULT
+            ..DropSettings::default()
         },
         ..Patch::default()
     };

@@ -312,7 +312,7 @@ fn rolling_force(s: &Scene) -> Vec<(f64, f64)> {
         capture_m_per_s: 0.0,
     });
     ball.place(&bank, &setup, s.patch.hammer_mass_kg);
-    let mut rolling = Rolling::new(Track::new(s.patch.roll.settings));
+    let mut rolling = Rolling::new(Track::new(s.patch.roll.settings, 0.0));
     let m = s.patch.hammer_mass_kg;
     let start = (0.5 * FS) as usize;
     let mut points = vec![];

@@ -22,6 +22,9 @@ const MAX_HALF_WINDOW_M: f64 = 8e-3;
 const GRID_CACHE: usize = 64;
 /// Finest grid spacing, m (a track without roughness has a zero-width filter window).
 const MIN_GRID_M: f64 = 1e-6;
+/// Most iterations of the window's half width (each shrinks it by 0.1 % or more until it
+/// stops).
+const WINDOW_ITERATIONS: usize = 64;
 /// The grid's phasors are re-anchored at the exact position every this many points.
 const ANCHOR_POINTS: i64 = 64;
 
@@ -45,9 +48,10 @@ pub struct RollSettings {
 
 /// A roll's roughness is the RMS height of its track at the wavelengths up to this, m.
 pub const ROUGH_UP_TO_M: f64 = 8e-3;
-/// The marble's track: its roughness (m) and slope (see [`RollSettings::fractal_track`]).
-pub const MARBLE_ROUGHNESS_M: f64 = 2e-6;
-pub const MARBLE_SLOPE: f64 = 1.0;
+/// The marble's track: its roughness, m (see [`RollSettings::fractal_track`]).
+const MARBLE_ROUGHNESS_M: f64 = 2e-6;
+/// The marble's track: its slope (an octave's amplitude ∝ λ^slope).
+const MARBLE_SLOPE: f64 = 1.0;
 
 impl RollSettings {
     /// A glass marble on a wooden floor.
@@ -77,24 +81,25 @@ pub struct Track {
     /// The surface's partials, each times its band gain on the grid (see [`Track::new`]).
     partials: Partials,
     /// Half width of the rolling filter's window, m: beyond it the sphere has dropped below any
-    /// bump the track can have.
+    /// bump the track can have ([`half_window_m`]).
     half_window_m: f64,
 }
 
 impl Track {
-    /// The track of `settings`. The window's half width is √(4·R·Σ|aᵢ|) (the sphere falls by
-    /// ξ²/2R, the track spans at most ±Σ|aᵢ|), capped at 8 mm; its 17 points are a grid of
-    /// spacing Δ, which carries wavenumbers up to π/Δ: a partial is kept whole up to 0.40/Δ
-    /// cycles per metre and faded out by 0.48/Δ (the band gain of [`crate::surface`], in
-    /// space), so the grid never aliases the surface.
-    pub fn new(settings: RollSettings) -> Self {
+    /// The track of `settings`, for a ball that moves at most `fastest_step_m` in one sample
+    /// (its fastest speed times the sample period; 0: no bound). The window's 17 points
+    /// ([`half_window_m`]) are a grid of spacing Δ, which carries wavenumbers up to π/Δ: a
+    /// partial is kept whole up to 0.40/Δ cycles per metre and faded out by 0.48/Δ (the band
+    /// gain of [`crate::surface`], in space), so the grid never aliases the surface. Δ is no
+    /// finer than the fastest step (the window wider than it must be, which is safe), so a
+    /// sample needs at most two new grid points, and at that speed no partial kept sounds above
+    /// 0.48·fs: the band gain in space is then one in time.
+    pub fn new(settings: RollSettings, fastest_step_m: f64) -> Self {
         let radius_m = settings.radius_m.max(1e-4);
         let mut partials = Partials::new(&settings.track);
-        let peak_m: f64 = partials.amplitude_m[..partials.count]
-            .iter()
-            .map(|a| a.abs())
-            .sum();
-        let half_window_m = (4.0 * radius_m * peak_m).sqrt().min(MAX_HALF_WINDOW_M);
+        let half_window_m = half_window_m(&partials, radius_m)
+            .max((FILTER_POINTS / 2) as f64 * fastest_step_m.max(0.0))
+            .min(MAX_HALF_WINDOW_M);
         let grid_m = grid_spacing_m(half_window_m);
         for i in 0..partials.count {
             let gain = band_gain(partials.wavenumber_per_m[i] / TAU, 1.0 / grid_m);
@@ -146,6 +151,29 @@ impl Track {
 /// Spacing of the rolling filter's points for a window of half width `half_window_m`, m.
 fn grid_spacing_m(half_window_m: f64) -> f64 {
     (half_window_m / (FILTER_POINTS / 2) as f64).max(MIN_GRID_M)
+}
+
+/// Half width of the rolling filter's window, m (at most 8 mm): the largest w with
+/// w² = 2R·Σ|aᵢ|·min(2, kᵢ·w). Within ±ξ of a point the track rises by at most
+/// Σ|aᵢ|·min(2, kᵢ·|ξ|) (|cos(θ + kξ) − cos θ| ≤ min(2, k|ξ|)) while the sphere falls by ξ²/2R,
+/// and the rise over ξ never increases with ξ, so beyond w no point of the track reaches the
+/// ball. Iterated from above (every partial's whole swing, 2|aᵢ|), w falls to it: the long
+/// undulations, which the ball follows, no longer widen the window.
+fn half_window_m(partials: &Partials, radius_m: f64) -> f64 {
+    let rise_m = |w: f64| -> f64 {
+        (0..partials.count)
+            .map(|i| partials.amplitude_m[i].abs() * (partials.wavenumber_per_m[i] * w).min(2.0))
+            .sum()
+    };
+    let mut w = MAX_HALF_WINDOW_M;
+    for _ in 0..WINDOW_ITERATIONS {
+        let next = (2.0 * radius_m * rise_m(w)).sqrt().min(w);
+        if next > (1.0 - 1e-3) * w {
+            return next;
+        }
+        w = next;
+    }
+    w
 }
 
 /// The track's heights at consecutive grid points, by phasors e^(i(k·jΔ + φ)) turned by e^(ikΔ)
@@ -296,7 +324,7 @@ mod tests {
 
     #[test]
     fn the_grid_filter_is_the_direct_one_at_grid_points_and_close_between() {
-        let track = Track::new(RollSettings::marble());
+        let track = Track::new(RollSettings::marble(), 0.0);
         let mut rolling = Rolling::new(track);
         let grid = track.grid_m();
         let (mut worst_on, mut error_between) = (0.0f64, 0.0);
@@ -314,6 +342,66 @@ mod tests {
     }
 
     #[test]
+    fn beyond_the_window_no_point_of_the_track_reaches_the_ball() {
+        // Brute force: at 500 places, no point from the window's edge out to 8 mm (every 4 µm)
+        // rises above the parabola through the track under the ball.
+        let ridges = SurfaceSettings {
+            kind: crate::surface::SurfaceKind::Ridges,
+            height_m: 2e-5,
+            ridge_spacing_m: 2e-3,
+            ..SurfaceSettings::smooth()
+        };
+        for track in [
+            RollSettings::marble().track,
+            RollSettings::fractal_track(2e-6, 0.0, 3),
+            ridges,
+        ] {
+            let settings = RollSettings {
+                track,
+                ..RollSettings::marble()
+            };
+            let t = Track::new(settings, 0.0);
+            let r = settings.radius_m;
+            for i in 0..500 {
+                let p = i as f64 * 149e-6;
+                let under = t.height_m(p);
+                let mut xi = t.half_window_m;
+                while xi < MAX_HALF_WINDOW_M {
+                    for side in [-1.0, 1.0] {
+                        let above = t.height_m(p + side * xi) - xi * xi / (2.0 * r) - under;
+                        assert!(above <= 0.0, "{track:?} at {p}, ξ {xi}: {above}");
+                    }
+                    xi += 4e-6;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_fast_ball_needs_at_most_two_new_grid_points_a_sample() {
+        // A barely rough track has a tiny window; at 5 m/s and 44.1 kHz the ball moves 113 µm
+        // a sample, and the grid is no finer than that.
+        let settings = RollSettings {
+            track: RollSettings::fractal_track(1e-8, 0.0, 1),
+            ..RollSettings::marble()
+        };
+        let step_m = 5.0 / 44_100.0;
+        assert!(Track::new(settings, 0.0).grid_m() < 0.1 * step_m);
+        let track = Track::new(settings, step_m);
+        assert!(track.grid_m() >= step_m, "{}", track.grid_m());
+        let mut rolling = Rolling::new(track);
+        for _ in 0..44_100 {
+            let before = rolling.next_point;
+            rolling.advance(5.0, 1e-4, 1.0 / 44_100.0);
+            assert!(
+                rolling.next_point - before <= 2,
+                "{}",
+                rolling.next_point - before
+            );
+        }
+    }
+
+    #[test]
     fn the_ball_rides_on_the_envelope() {
         // Never below the track under its lowest point, and bridging its dips: on average well
         // above it, against the RMS height of its wavelengths up to 8 mm (a bright track, every
@@ -322,7 +410,7 @@ mod tests {
             track: RollSettings::fractal_track(2e-6, 0.0, 1),
             ..RollSettings::marble()
         };
-        let track = Track::new(settings);
+        let track = Track::new(settings, 0.0);
         let r = settings.radius_m;
         let n = 20_000;
         let mut gap_sum = 0.0;

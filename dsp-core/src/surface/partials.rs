@@ -206,14 +206,15 @@ impl Partials {
             self.phase[i] = TAU * rng.f64();
             mean_square += 0.5 * self.amplitude_m[i] * self.amplitude_m[i];
         }
-        let scale = if mean_square > 0.0 {
+        // A slope so steep or so flat that the octave powers overflow leaves the surface flat.
+        let scale = if mean_square > 0.0 && mean_square.is_finite() {
             rms_m / mean_square.sqrt()
         } else {
             0.0
         };
         self.amplitude_m[..self.count]
             .iter_mut()
-            .for_each(|a| *a *= scale);
+            .for_each(|a| *a = if scale > 0.0 { *a * scale } else { 0.0 });
     }
 
     /// The profile as a tip of radius r feels it: a tip cannot reach into features much

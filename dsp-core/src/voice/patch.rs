@@ -357,7 +357,7 @@ impl Default for Patch {
                 lift_on_release: false,
                 stop_time_s: 0.4,
             },
-            drop: DropSettings::DEFAULT,
+            drop: DropSettings::default(),
             slide: Slide {
                 friction: FrictionLaw::rosin(),
                 surface: SurfaceSettings::smooth(),
@@ -392,16 +392,22 @@ pub struct DropSettings {
     /// At note-off: lift the body — no contact starts after the one under way — (true), or let
     /// it settle.
     pub lift_on_release: bool,
+    /// The object's surface under a body that slides or rolls on it: the track of its lasting
+    /// contacts (seeded per note).
+    pub surface: SurfaceSettings,
 }
 
-impl DropSettings {
-    /// A die dropped with some spin and drift on a wooden floor.
-    pub const DEFAULT: DropSettings = DropSettings {
-        body: DropBody::Die,
-        size_m: 0.016,
-        spin_rad_per_s: 20.0,
-        drift_m_per_s: 0.05,
-        mu: 0.3,
-        lift_on_release: false,
-    };
+impl Default for DropSettings {
+    /// A die dropped with some spin and drift on a wooden floor (the marble's track).
+    fn default() -> Self {
+        Self {
+            body: DropBody::Die,
+            size_m: 0.016,
+            spin_rad_per_s: 20.0,
+            drift_m_per_s: 0.05,
+            mu: 0.3,
+            lift_on_release: false,
+            surface: RollSettings::marble().track,
+        }
+    }
 }

@@ -241,16 +241,6 @@ const TOOLTIPS: &[(&str, &str)] = &[
             out-of-round pulse comes slower. Mass and stiffness unchanged. Unit: m.",
     ),
     (
-        "roughness",
-        "RMS height of the track's roughness at wavelengths up to 8 mm. Higher: a rougher, \
-            more rattling roll (louder at Level = Physical). Unit: m.",
-    ),
-    (
-        "roughness-slope",
-        "Spectrum of the roughness: 0 every scale alike (bright, gritty); 2 long undulations \
-            dominate (smooth, dark). No unit.",
-    ),
-    (
         "out-of-round",
         "Out-of-roundness of the rolling ball, a fraction of its radius: a pulse heard once \
             per revolution. No unit.",
@@ -387,18 +377,19 @@ const TOOLTIPS: &[(&str, &str)] = &[
     ),
     (
         "surface",
-        "What the slider is drawn over: smooth, rough at every scale, evenly spaced ridges, or \
-            sandpaper grain. Read where the slider is: it moves with the speed. Choice.",
+        "What the slider is drawn over, the ball rolls on, and a landed body slides on: \
+            smooth, rough at every scale, evenly spaced ridges, or sandpaper grain. Read where \
+            the contact is: it moves with the speed. Choice.",
     ),
     (
         "surface-height",
         "RMS height of a rough or grainy surface, or a ridge's height. Higher: louder, \
-            rattling, until the slider hops. Unit: m.",
+            rattling, until the slider or the ball hops. Unit: m.",
     ),
     (
         "surface-slope",
-        "Spectrum of a rough surface: 0 every scale alike (gritty); 3 long undulations \
-            dominate (smooth). No unit.",
+        "Spectrum of a rough surface, β of a power ∝ 1/k^β: 1 every scale alike (gritty); 3 \
+            long undulations dominate (smooth). No unit.",
     ),
     (
         "ridge-spacing",

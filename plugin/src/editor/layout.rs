@@ -33,8 +33,6 @@ pub const GROUPS: &[(&str, &[&str])] = &[
             "roll-speed",
             "roll-source",
             "ball-radius",
-            "roughness",
-            "roughness-slope",
             "out-of-round",
             "roll-lift",
         ],

@@ -324,7 +324,8 @@ impl StrokeChoice {
     }
 }
 
-/// The surface a slider is drawn over. Variant IDs are stable.
+/// The surface a slider is drawn over, a ball rolls on and a landed body slides on. Variant IDs
+/// are stable.
 #[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SurfaceChoice {
     #[id = "smooth"]

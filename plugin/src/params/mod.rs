@@ -14,6 +14,7 @@ mod output;
 mod scenes;
 mod slide;
 mod striker;
+mod surface;
 mod usage;
 
 pub use choices::{
@@ -28,6 +29,7 @@ pub use output::OutputParams;
 pub use scenes::{BounceParams, DropParams, RollParams, SceneParams};
 pub use slide::SlideParams;
 pub use striker::StrikerParams;
+pub use surface::SURFACE_HEIGHT_RANGE_M;
 pub use usage::acts_in;
 
 /// How a preset stores one parameter.

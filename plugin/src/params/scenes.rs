@@ -2,9 +2,10 @@
 
 use super::choices::{DropBodyChoice, SpeedSourceChoice};
 use super::slide::SlideParams;
-use super::{float, ids, linear, log_float, pow10, skewed, v, Controllers, Kind, PresetKey};
+use super::surface::SurfaceParams;
+use super::{float, ids, linear, skewed, v, Controllers, Kind, PresetKey};
 use nice_plug::prelude::*;
-use urto_dsp::roll::{RollSettings, MARBLE_ROUGHNESS_M, MARBLE_SLOPE};
+use urto_dsp::roll::RollSettings;
 use urto_dsp::voice::{Bounce, DropSettings, Patch, Roll};
 
 /// Every scene's group, each under its own name in the host.
@@ -18,6 +19,8 @@ pub struct SceneParams {
     pub drop: DropParams,
     #[nested(group = "Slide")]
     pub slide: SlideParams,
+    #[nested(group = "Surface")]
+    pub surface: SurfaceParams,
 }
 
 impl SceneParams {
@@ -27,6 +30,7 @@ impl SceneParams {
         self.roll.apply(patch, controllers);
         self.drop.apply(patch);
         self.slide.apply(patch, controllers);
+        self.surface.apply(patch);
     }
 
     /// Every scene's preset keys.
@@ -35,6 +39,7 @@ impl SceneParams {
         keys.extend(RollParams::preset_keys());
         keys.extend(DropParams::preset_keys());
         keys.extend(SlideParams::preset_keys());
+        keys.extend(SurfaceParams::preset_keys());
         keys
     }
 }
@@ -75,17 +80,12 @@ impl BounceParams {
     }
 }
 
-/// The roll scene: the rolling ball, its track and speed. IDs are stable once released: never
+/// The roll scene: the rolling ball and its speed (its track is the surface group's). IDs are stable once released: never
 /// rename them.
 #[derive(Params)]
 pub struct RollParams {
     #[id = "ball-radius"]
     pub ball_radius_m: FloatParam,
-    /// RMS roughness of the rolling track, stored as log₁₀(m).
-    #[id = "roughness"]
-    pub roughness_log10: FloatParam,
-    #[id = "roughness-slope"]
-    pub roughness_slope: FloatParam,
     #[id = "out-of-round"]
     pub out_of_round: FloatParam,
     #[id = "roll-speed"]
@@ -108,8 +108,6 @@ impl Default for RollParams {
                 " m",
                 4,
             ),
-            roughness_log10: log_float("Roughness", MARBLE_ROUGHNESS_M, 1e-8, 1e-4, " m"),
-            roughness_slope: float("Roughness slope", MARBLE_SLOPE, linear(0.0, 2.0), "", 2),
             out_of_round: float(
                 "Out of round",
                 d.roll.settings.out_of_round,
@@ -136,12 +134,8 @@ impl RollParams {
         patch.roll = Roll {
             settings: RollSettings {
                 radius_m: v(&self.ball_radius_m),
-                track: RollSettings::fractal_track(
-                    pow10(&self.roughness_log10),
-                    v(&self.roughness_slope),
-                    0,
-                ),
                 out_of_round: v(&self.out_of_round),
+                ..patch.roll.settings
             },
             speed_m_per_s: v(&self.roll_speed_m_per_s),
             speed_fraction: self.roll_source.value().fraction(controllers),
@@ -154,8 +148,6 @@ impl RollParams {
     pub fn preset_keys() -> Vec<PresetKey> {
         vec![
             PresetKey::new("ball_radius_m", "ball-radius", Kind::Float),
-            PresetKey::new("roughness_m", "roughness", Kind::Log10),
-            PresetKey::new("roughness_slope", "roughness-slope", Kind::Float),
             PresetKey::new("out_of_round", "out-of-round", Kind::Float),
             PresetKey::new("roll_speed_m_per_s", "roll-speed", Kind::Float),
             PresetKey::new(
@@ -230,6 +222,7 @@ impl DropParams {
             drift_m_per_s: v(&self.drop_drift_m_per_s),
             mu: v(&self.drop_mu),
             lift_on_release: self.drop_lift.value(),
+            ..patch.drop
         };
     }
 

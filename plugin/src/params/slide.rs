@@ -1,10 +1,9 @@
-//! The slide scene's parameters: the slider's force and drive, the friction law, the surface it is drawn over.
+//! The slide scene's parameters: the slider's force and drive, and the friction law (the surface it is drawn over is the surface group's).
 
-use super::choices::{RidgeShapeChoice, SpeedSourceChoice, StrokeChoice, SurfaceChoice};
+use super::choices::{SpeedSourceChoice, StrokeChoice};
 use super::{float, ids, linear, log_float, pow10, skewed, v, Controllers, Kind, PresetKey};
 use nice_plug::prelude::*;
 use urto_dsp::friction::{FrictionLaw, ROUGHNESS_BAND_HZ};
-use urto_dsp::surface::{RidgeShape, SurfaceSettings};
 use urto_dsp::voice::{Patch, Slide};
 
 /// The slide scene. IDs are stable once released: never rename them.
@@ -49,29 +48,12 @@ pub struct SlideParams {
     /// Roughness noise as the relative RMS of µ over 20 kHz, %.
     #[id = "friction-noise"]
     pub noise_percent: FloatParam,
-    #[id = "surface"]
-    pub surface: EnumParam<SurfaceChoice>,
-    /// RMS roughness or ridge height, stored as log₁₀(m).
-    #[id = "surface-height"]
-    pub height_log10: FloatParam,
-    #[id = "surface-slope"]
-    pub slope: FloatParam,
-    /// Ridge spacing, stored as log₁₀(m).
-    #[id = "ridge-spacing"]
-    pub ridge_spacing_log10: FloatParam,
-    #[id = "ridge-shape"]
-    pub ridge_shape: EnumParam<RidgeShapeChoice>,
-    #[id = "ridge-duty"]
-    pub ridge_duty: FloatParam,
-    /// Grain size, stored as log₁₀(m).
-    #[id = "grain-size"]
-    pub grain_log10: FloatParam,
 }
 
 impl Default for SlideParams {
     fn default() -> Self {
         let d = Patch::default().slide;
-        let (law, surface) = (d.friction, d.surface);
+        let law = d.friction;
         Self {
             force_log10: log_float("Slide force", d.force_n, 1e-2, 100.0, " N"),
             speed_m_per_s: float(
@@ -132,19 +114,6 @@ impl Default for SlideParams {
                 " %",
                 2,
             ),
-            surface: EnumParam::new("Surface", SurfaceChoice::Smooth),
-            height_log10: log_float("Surface height", 1e-6, 1e-8, 1e-3, " m"),
-            slope: float("Surface slope", surface.slope, linear(0.0, 3.0), "", 2),
-            ridge_spacing_log10: log_float(
-                "Ridge spacing",
-                surface.ridge_spacing_m,
-                1e-4,
-                0.05,
-                " m",
-            ),
-            ridge_shape: EnumParam::new("Ridge shape", RidgeShapeChoice::Rounded),
-            ridge_duty: float("Tooth width", 0.3, linear(0.05, 0.95), "", 2),
-            grain_log10: log_float("Grain size", surface.grain_m, 1e-5, 1e-2, " m"),
         }
     }
 }
@@ -162,21 +131,6 @@ impl SlideParams {
                 viscous_n_s_per_m: v(&self.viscous_n_s_per_m),
                 breakaway: v(&self.breakaway),
                 roughness_per_sqrt_hz: 0.01 * v(&self.noise_percent) / ROUGHNESS_BAND_HZ.sqrt(),
-            },
-            surface: SurfaceSettings {
-                kind: self.surface.value().kind(),
-                height_m: pow10(&self.height_log10),
-                slope: v(&self.slope),
-                ridge_spacing_m: pow10(&self.ridge_spacing_log10),
-                ridge_shape: match self.ridge_shape.value() {
-                    RidgeShapeChoice::Rounded => RidgeShape::Rounded,
-                    RidgeShapeChoice::Saw => RidgeShape::Saw,
-                    RidgeShapeChoice::Teeth => RidgeShape::Teeth {
-                        duty: v(&self.ridge_duty),
-                    },
-                },
-                grain_m: pow10(&self.grain_log10),
-                seed: 0,
             },
             force_n: pow10(&self.force_log10),
             speed_m_per_s: v(&self.speed_m_per_s),
@@ -223,17 +177,6 @@ impl SlideParams {
             ),
             PresetKey::new("breakaway", "breakaway", Kind::Float),
             PresetKey::new("friction_noise_percent", "friction-noise", Kind::Float),
-            PresetKey::new("surface", "surface", Kind::Enum(ids::<SurfaceChoice>())),
-            PresetKey::new("surface_height_m", "surface-height", Kind::Log10),
-            PresetKey::new("surface_slope", "surface-slope", Kind::Float),
-            PresetKey::new("ridge_spacing_m", "ridge-spacing", Kind::Log10),
-            PresetKey::new(
-                "ridge_shape",
-                "ridge-shape",
-                Kind::Enum(ids::<RidgeShapeChoice>()),
-            ),
-            PresetKey::new("tooth_width", "ridge-duty", Kind::Float),
-            PresetKey::new("grain_size_m", "grain-size", Kind::Log10),
         ]
     }
 }

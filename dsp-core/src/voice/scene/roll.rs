@@ -50,7 +50,9 @@ impl Scene for RollScene {
             },
             ..patch.roll.settings
         };
-        self.rolling = Some(Rolling::new(Track::new(settings)));
+        // The ball rolls at most at the full-scale speed.
+        let fastest_step_m = patch.roll.speed_m_per_s.max(0.0) * note.dt_s;
+        self.rolling = Some(Rolling::new(Track::new(settings, fastest_step_m)));
         self.stopping = false;
     }
 

@@ -26,6 +26,7 @@ use crate::resonator::{object_modes, ModalBank, Mode, ObjectSpec, MAX_MODES};
 use crate::rigid::drop::{ContactEvent, ContactKind, DropScene, Launch};
 use crate::rigid::plus::Settings;
 use crate::roll::{RollSettings, Rolling, Track};
+use crate::surface::SurfaceSettings;
 use crate::voice::bodies::Bodies;
 use crate::voice::patch::Patch;
 use crate::voice::prepared::Strike;
@@ -64,10 +65,6 @@ const MAX_CORRECTION: f64 = 4.0;
 const MAX_DROP_S: f64 = 60.0;
 /// Smoothing of the rolling track's speed as the macro scene reports it, s.
 const TRACK_SMOOTHING_S: f64 = 0.005;
-/// The floor under a sliding or rolling body: a fractal track of this roughness and slope
-/// ([`RollSettings::fractal_track`]; the marble's wooden floor).
-const FLOOR_ROUGHNESS_M: f64 = 2e-6;
-const FLOOR_SLOPE: f64 = 1.0;
 
 /// The macro scene of a drop note of the (resolved) `patch`: its body, of the striker's
 /// material, let fall from `height_m` and thrown down at `throw_m_per_s` under the fall's
@@ -190,7 +187,7 @@ impl DropPlay {
             queue: [MicroImpact::default(); QUEUE],
             queued: 0,
             lasting: None,
-            rolling: Rolling::new(Track::new(RollSettings::marble())),
+            rolling: Rolling::new(Track::new(RollSettings::marble(), 0.0)),
             setup: Patch::default().contact,
             restitution: 0.5,
             gravity_m_per_s2: 9.81,
@@ -238,11 +235,22 @@ impl DropPlay {
         self.into_step = 0;
         self.queued = 0;
         self.lasting = None;
-        self.rolling = Rolling::new(Track::new(RollSettings {
-            radius_m: self.scene.shape.contact_radius_m(),
-            track: RollSettings::fractal_track(FLOOR_ROUGHNESS_M, FLOOR_SLOPE, seed),
-            ..RollSettings::marble()
-        }));
+        // A landed body slides at most about as fast as it landed (gravity's fall and the
+        // throw); faster, it needs more grid points a sample.
+        let landing_m_per_s = (2.0 * self.gravity_m_per_s2 * height_m.max(0.0)
+            + throw_m_per_s * throw_m_per_s)
+            .sqrt();
+        self.rolling = Rolling::new(Track::new(
+            RollSettings {
+                radius_m: self.scene.shape.contact_radius_m(),
+                track: SurfaceSettings {
+                    seed,
+                    ..patch.drop.surface
+                },
+                ..RollSettings::marble()
+            },
+            landing_m_per_s * dt_s,
+        ));
         self.setup = patch.contact;
         self.trial.set_prepared(contact);
         self.finished = false;
