@@ -68,6 +68,8 @@ pub struct ContactStats {
 #[derive(Clone, Copy, Debug)]
 struct Contact {
     sub_steps: usize,
+    /// A landing stepped finer than its well: when and at what count it settles into it.
+    settle: Option<Settle>,
     /// Total energy after the last step, J (the guard's reference).
     energy_j: f64,
     /// Relative closing velocity at the onset, m/s.
@@ -78,6 +80,21 @@ struct Contact {
     capture: bool,
     /// Time since the onset, s.
     elapsed_s: f64,
+}
+
+/// A landing (eq. (9)'s contact, shorter than the half period of the well it lands in) is
+/// stepped to resolve the impact; a body still in contact once the impact is over, no faster than
+/// the well holds (ω·x̄: it no longer leaves), rests or rolls there and is stepped at the well's
+/// count: a rolling ball after a hop takes 10–15 sub-steps a sample, not the landing's 64–127.
+#[derive(Clone, Copy, Debug)]
+struct Settle {
+    /// The landing's predicted length (eq. (9)), s.
+    after_s: f64,
+    /// ω·x̄ of the well, m/s.
+    speed_m_per_s: f64,
+    /// Sub-steps a sample that resolve the well, and whether they do (else the trapezoid rule).
+    sub_steps: usize,
+    resolved: bool,
 }
 
 /// A striker hitting a [`ModalBank`]: a rigid mass (its translation) with, optionally, modes of
@@ -557,6 +574,7 @@ impl Hammer {
             return self.pickup();
         }
         self.end_contact_if_separated(bank);
+        self.settle_into_the_well(bank, dt_s);
         self.pickup()
     }
 

@@ -1,8 +1,8 @@
 //! A contact's life in the hammer: its onset between samples, the damping that restitutes a target e, the sub-steps that resolve it, its end and the paper's exit correction.
 
 use super::{
-    scaled_stiffness, Contact, ContactSetup, Damping, Hammer, LAID_ON_SPEED_M_PER_S, MAX_SUBSTEPS,
-    MAX_WELL_FRACTION_OF_FS, MIN_STEPS_PER_CONTACT, RESTING_STEPS_PER_HALF_PERIOD,
+    scaled_stiffness, Contact, ContactSetup, Damping, Hammer, Settle, LAID_ON_SPEED_M_PER_S,
+    MAX_SUBSTEPS, MAX_WELL_FRACTION_OF_FS, MIN_STEPS_PER_CONTACT, RESTING_STEPS_PER_HALF_PERIOD,
 };
 use crate::analytic::Impact;
 use crate::integrate::Method;
@@ -60,7 +60,7 @@ impl Hammer {
             v_in
         };
         self.damp_for(bank, damping_speed_m_per_s);
-        let (sub_steps, resolved) = self.sub_steps_for(bank, v_in, dt_s);
+        let (sub_steps, resolved, settle) = self.sub_steps_for(bank, v_in, dt_s);
         if !resolved {
             // Stepped coarser than its ringing (ω·h up to π/16 at the cap, far beyond it
             // above), a contact takes the A-stable trapezoid rule: Verlet diverges once
@@ -84,6 +84,7 @@ impl Hammer {
         };
         self.contact = Some(Contact {
             sub_steps,
+            settle,
             energy_j: 0.0,
             v_in_m_per_s: v_in,
             gravity_m_per_s2,
@@ -178,8 +179,14 @@ impl Hammer {
     /// puts in the megahertz: nothing of it is heard but its mean force and what it makes of the
     /// sound below half the sample rate, so the well is resolved up to [`MAX_WELL_FRACTION_OF_FS`]
     /// of the sample rate and no finer (at most 15 sub-steps, not 256 for as long as it lies
-    /// there), with the A-stable trapezoid rule; so are its landings after a hop.
-    fn sub_steps_for(&self, bank: &ModalBank, v_in_m_per_s: f64, dt_s: f64) -> (usize, bool) {
+    /// there), with the A-stable trapezoid rule; so are its landings after a hop. A landing
+    /// stepped finer than its well also gets the well's count, for once it is over ([`Settle`]).
+    fn sub_steps_for(
+        &self,
+        bank: &ModalBank,
+        v_in_m_per_s: f64,
+        dt_s: f64,
+    ) -> (usize, bool, Option<Settle>) {
         let m = self.mass_kg;
         let law = self.setup.law;
         let steps = |per: f64, contact_s: f64| {
@@ -198,6 +205,7 @@ impl Hammer {
             None => (count, true),
         };
         let mut well_s = f64::INFINITY;
+        let mut well_speed_m_per_s = 0.0;
         if self.gravity.in_contact && self.gravity.accel_m_per_s2 > 0.0 {
             // A contact under gravity may never end (resting, rolling): resolve half a period of
             // the ball bouncing in the contact's potential well at its static compression x̄,
@@ -208,12 +216,14 @@ impl Hammer {
             let omega = (law.stiffness * law.alpha * law.x_pow_alpha_minus_one(x_eq) / m).sqrt();
             let audible_omega = 2.0 * std::f64::consts::PI * MAX_WELL_FRACTION_OF_FS / dt_s;
             well_s = std::f64::consts::PI / omega;
+            well_speed_m_per_s = omega * x_eq;
             if omega > audible_omega {
                 let audible_s = std::f64::consts::PI / audible_omega;
                 cap = Some(steps(RESTING_STEPS_PER_HALF_PERIOD, audible_s));
             }
-            if v_in_m_per_s <= omega * x_eq {
-                return limited(steps(RESTING_STEPS_PER_HALF_PERIOD, well_s), cap);
+            if v_in_m_per_s <= well_speed_m_per_s {
+                let (count, resolved) = limited(steps(RESTING_STEPS_PER_HALF_PERIOD, well_s), cap);
+                return (count, resolved, None);
             }
         }
         // A linear damper is timed as the undamped Hertz contact.
@@ -229,14 +239,45 @@ impl Hammer {
             v_in_m_per_s,
         };
         let contact_s = self.prep.times.contact_time_s(&impact);
-        let count = if well_s < contact_s {
-            // A sustained contact: the trapezoid rule's phase error is (ωh)²/12, 0.4% with
-            // RESTING_STEPS_PER_HALF_PERIOD steps.
-            steps(RESTING_STEPS_PER_HALF_PERIOD, well_s)
-        } else {
-            steps(MIN_STEPS_PER_CONTACT, contact_s)
+        // A sustained contact: the trapezoid rule's phase error is (ωh)²/12, 0.4% with
+        // RESTING_STEPS_PER_HALF_PERIOD steps.
+        let (in_well, well_resolved) = limited(steps(RESTING_STEPS_PER_HALF_PERIOD, well_s), cap);
+        if well_s < contact_s {
+            return (in_well, well_resolved, None);
+        }
+        let (count, resolved) = limited(steps(MIN_STEPS_PER_CONTACT, contact_s), cap);
+        let settle = (well_s.is_finite() && in_well < count).then_some(Settle {
+            after_s: contact_s,
+            speed_m_per_s: well_speed_m_per_s,
+            sub_steps: in_well,
+            resolved: well_resolved,
+        });
+        (count, resolved, settle)
+    }
+
+    /// A landing still in contact after its predicted length, moving no faster than its well
+    /// holds ([`Settle`]), is a body resting or rolling in the well: from the next sample it is
+    /// stepped at the well's count, not the landing's.
+    pub(super) fn settle_into_the_well(&mut self, bank: &mut ModalBank, dt_s: f64) {
+        let v_rel = self.velocity_m_per_s - self.contact_point().1;
+        let Some(contact) = self.contact.as_mut() else {
+            return;
         };
-        limited(count, cap)
+        let Some(settle) = contact.settle else {
+            return;
+        };
+        if contact.elapsed_s < settle.after_s || v_rel.abs() > settle.speed_m_per_s {
+            return;
+        }
+        contact.settle = None;
+        contact.sub_steps = settle.sub_steps;
+        if !settle.resolved {
+            self.setup.method = Method::Am1;
+        }
+        let h = dt_s / settle.sub_steps as f64;
+        bank.prepare(Slot::Sub, h);
+        self.striker.prepare(Slot::Sub, h);
+        self.free_prediction = None;
     }
 
     /// Whether neither body has modes: the paper's mass–wall impact, where eq. (6) holds.
