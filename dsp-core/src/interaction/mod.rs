@@ -83,18 +83,16 @@ struct Contact {
 }
 
 /// A landing (eq. (9)'s contact, shorter than the half period of the well it lands in) is
-/// stepped to resolve the impact; a body still in contact once the impact is over, no faster than
-/// the well holds (ω·x̄: it no longer leaves), rests or rolls there and is stepped at the well's
-/// count: a rolling ball after a hop takes 10–15 sub-steps a sample, not the landing's 64–127.
+/// stepped to resolve the impact; a body still in contact once the impact is over and bound in
+/// the well (it cannot climb out: [`Hammer::is_bound`]) rests or rolls there and is stepped at
+/// the well's count: a rolling ball after a hop at most 15 sub-steps a sample, not the
+/// landing's 64–127.
 #[derive(Clone, Copy, Debug)]
 struct Settle {
     /// The landing's predicted length (eq. (9)), s.
     after_s: f64,
-    /// ω·x̄ of the well, m/s.
-    speed_m_per_s: f64,
-    /// Sub-steps a sample that resolve the well, and whether they do (else the trapezoid rule).
+    /// Sub-steps a sample that resolve the well (16 a half period, under the audible cap).
     sub_steps: usize,
-    resolved: bool,
 }
 
 /// A striker hitting a [`ModalBank`]: a rigid mass (its translation) with, optionally, modes of

@@ -1,8 +1,9 @@
 //! A contact's life in the hammer: its onset between samples, the damping that restitutes a target e, the sub-steps that resolve it, its end and the paper's exit correction.
 
 use super::{
-    scaled_stiffness, Contact, ContactSetup, Damping, Hammer, Settle, LAID_ON_SPEED_M_PER_S,
-    MAX_SUBSTEPS, MAX_WELL_FRACTION_OF_FS, MIN_STEPS_PER_CONTACT, RESTING_STEPS_PER_HALF_PERIOD,
+    potential_j, scaled_stiffness, Contact, ContactSetup, Damping, Hammer, Settle,
+    LAID_ON_SPEED_M_PER_S, MAX_SUBSTEPS, MAX_WELL_FRACTION_OF_FS, MIN_STEPS_PER_CONTACT,
+    RESTING_STEPS_PER_HALF_PERIOD,
 };
 use crate::analytic::Impact;
 use crate::integrate::Method;
@@ -205,7 +206,6 @@ impl Hammer {
             None => (count, true),
         };
         let mut well_s = f64::INFINITY;
-        let mut well_speed_m_per_s = 0.0;
         if self.gravity.in_contact && self.gravity.accel_m_per_s2 > 0.0 {
             // A contact under gravity may never end (resting, rolling): resolve half a period of
             // the ball bouncing in the contact's potential well at its static compression x̄,
@@ -216,12 +216,11 @@ impl Hammer {
             let omega = (law.stiffness * law.alpha * law.x_pow_alpha_minus_one(x_eq) / m).sqrt();
             let audible_omega = 2.0 * std::f64::consts::PI * MAX_WELL_FRACTION_OF_FS / dt_s;
             well_s = std::f64::consts::PI / omega;
-            well_speed_m_per_s = omega * x_eq;
             if omega > audible_omega {
                 let audible_s = std::f64::consts::PI / audible_omega;
                 cap = Some(steps(RESTING_STEPS_PER_HALF_PERIOD, audible_s));
             }
-            if v_in_m_per_s <= well_speed_m_per_s {
+            if v_in_m_per_s <= omega * x_eq {
                 let (count, resolved) = limited(steps(RESTING_STEPS_PER_HALF_PERIOD, well_s), cap);
                 return (count, resolved, None);
             }
@@ -241,43 +240,54 @@ impl Hammer {
         let contact_s = self.prep.times.contact_time_s(&impact);
         // A sustained contact: the trapezoid rule's phase error is (ωh)²/12, 0.4% with
         // RESTING_STEPS_PER_HALF_PERIOD steps.
-        let (in_well, well_resolved) = limited(steps(RESTING_STEPS_PER_HALF_PERIOD, well_s), cap);
-        if well_s < contact_s {
-            return (in_well, well_resolved, None);
-        }
+        // Both counts are under the same cap, so resolved alike.
+        let (in_well, _) = limited(steps(RESTING_STEPS_PER_HALF_PERIOD, well_s), cap);
         let (count, resolved) = limited(steps(MIN_STEPS_PER_CONTACT, contact_s), cap);
+        if well_s < contact_s {
+            return (in_well, resolved, None);
+        }
         let settle = (well_s.is_finite() && in_well < count).then_some(Settle {
             after_s: contact_s,
-            speed_m_per_s: well_speed_m_per_s,
             sub_steps: in_well,
-            resolved: well_resolved,
         });
         (count, resolved, settle)
     }
 
-    /// A landing still in contact after its predicted length, moving no faster than its well
-    /// holds ([`Settle`]), is a body resting or rolling in the well: from the next sample it is
-    /// stepped at the well's count, not the landing's.
+    /// A landing still in contact after its predicted length and bound in its well ([`Settle`])
+    /// rests or rolls there: from the next sample it is stepped at the well's count, not the
+    /// landing's.
     pub(super) fn settle_into_the_well(&mut self, bank: &mut ModalBank, dt_s: f64) {
-        let v_rel = self.velocity_m_per_s - self.contact_point().1;
-        let Some(contact) = self.contact.as_mut() else {
+        let Some(contact) = self.contact else {
             return;
         };
         let Some(settle) = contact.settle else {
             return;
         };
-        if contact.elapsed_s < settle.after_s || v_rel.abs() > settle.speed_m_per_s {
+        if !(contact.elapsed_s >= settle.after_s && self.is_bound()) {
             return;
         }
-        contact.settle = None;
-        contact.sub_steps = settle.sub_steps;
-        if !settle.resolved {
-            self.setup.method = Method::Am1;
-        }
+        self.contact = Some(Contact {
+            settle: None,
+            sub_steps: settle.sub_steps,
+            ..contact
+        });
         let h = dt_s / settle.sub_steps as f64;
         bank.prepare(Slot::Sub, h);
         self.striker.prepare(Slot::Sub, h);
         self.free_prediction = None;
+        self.force_before_n = [self.force_n; 2];
+    }
+
+    /// Whether the body cannot reach x = 0 under its load as it is: ½m·v² + V(x) − m·(g + a)·x < 0
+    /// (V the contact's potential, g gravity in contact, a the track's press), so without the
+    /// object's motion it no longer leaves, and it sinks no deeper than (α + 1)^(1/α)·x̄.
+    fn is_bound(&self) -> bool {
+        let (w, w_dot) = self.contact_point();
+        let (x, v) = (self.position_m - w, self.velocity_m_per_s - w_dot);
+        let load_m_per_s2 = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
+        let energy_j = 0.5 * self.mass_kg * v * v + potential_j(&self.setup.law, x)
+            - self.mass_kg * load_m_per_s2 * x;
+        energy_j < 0.0
     }
 
     /// Whether neither body has modes: the paper's mass–wall impact, where eq. (6) holds.

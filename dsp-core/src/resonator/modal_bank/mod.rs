@@ -719,7 +719,8 @@ impl ModalBank {
     }
 
     /// Compute the transition of `slot` (not [`Slot::Full`]) for steps of `dt_s` seconds. Costs an
-    /// exponential and a sine/cosine per mode, once per contact; nothing when the sub-step is
+    /// exponential and a sine/cosine per mode, once per contact (twice for a landing that settles
+    /// into its well); nothing when the sub-step is
     /// the one prepared last.
     pub fn prepare(&mut self, slot: Slot, dt_s: f64) {
         match slot {
