@@ -240,12 +240,12 @@ impl Hammer {
         let contact_s = self.prep.times.contact_time_s(&impact);
         // A sustained contact: the trapezoid rule's phase error is (ωh)²/12, 0.4% with
         // RESTING_STEPS_PER_HALF_PERIOD steps.
-        // Both counts are under the same cap, so resolved alike.
-        let (in_well, _) = limited(steps(RESTING_STEPS_PER_HALF_PERIOD, well_s), cap);
-        let (count, resolved) = limited(steps(MIN_STEPS_PER_CONTACT, contact_s), cap);
+        let (in_well, resolved) = limited(steps(RESTING_STEPS_PER_HALF_PERIOD, well_s), cap);
         if well_s < contact_s {
             return (in_well, resolved, None);
         }
+        // Under the same cap as the well's count, so resolved alike.
+        let (count, resolved) = limited(steps(MIN_STEPS_PER_CONTACT, contact_s), cap);
         let settle = (well_s.is_finite() && in_well < count).then_some(Settle {
             after_s: contact_s,
             sub_steps: in_well,

@@ -28,7 +28,7 @@ use crate::rigid::plus::Settings;
 use crate::roll::{RollSettings, Rolling, Track};
 use crate::surface::SurfaceSettings;
 use crate::voice::bodies::Bodies;
-use crate::voice::patch::Patch;
+use crate::voice::patch::{Fall, Patch};
 use crate::voice::prepared::Strike;
 use crate::voice::MAX_CHUNK;
 pub use trace::{DropImpact, DropTrace, Pose, DROP_TRACE_IMPACTS, DROP_TRACE_POINTS};
@@ -237,9 +237,11 @@ impl DropPlay {
         self.lasting = None;
         // A landed body slides at most about as fast as it landed (gravity's fall and the
         // throw); faster, it needs more grid points a sample.
-        let landing_m_per_s = (2.0 * self.gravity_m_per_s2 * height_m.max(0.0)
-            + throw_m_per_s * throw_m_per_s)
-            .sqrt();
+        let fall = Fall {
+            height_m,
+            ..patch.fall
+        };
+        let landing_m_per_s = (fall.fall_speed_sq() + throw_m_per_s * throw_m_per_s).sqrt();
         self.rolling = Rolling::new(Track::new(
             RollSettings {
                 radius_m: self.scene.shape.contact_radius_m(),
