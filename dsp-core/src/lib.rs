@@ -27,5 +27,6 @@ pub mod resonator;
 pub mod restitution;
 pub mod rigid;
 pub mod roll;
+pub mod smooth;
 pub mod surface;
 pub mod voice;

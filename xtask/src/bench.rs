@@ -8,6 +8,12 @@ use std::path::Path;
 const ENGINE_SAMPLE_RATE_HZ: f64 = 48_000.0;
 /// Samples in the block of the chord benchmark `chords/burst_64_notes_block`.
 const BURST_BLOCK_SAMPLES: f64 = 64.0;
+/// Arithmetic operations a mode takes per sample in the free-ringing bank (`ring_lanes`):
+/// q' = a00·q + a01·p and p' = a10·q + a11·p (4 multiplies, 2 adds), then the pickups' sums
+/// mid += g·p' and side += s·p' (2 multiplies, 2 adds). Rust never fuses a·b + c into one FMA
+/// by itself and the bank does not ask for it, so the same bits come out on every x86-64
+/// processor, with FMA or without: 10 operations, each at most one FMA's issue slot.
+const MODE_SAMPLE_OPS: f64 = 10.0;
 
 /// Run `cargo bench -p urto-dsp` and the editor's frame benchmark, then print every benchmark's ns
 /// per element (per sample, per mode and sample, or per frame) and the headline figures.
@@ -27,6 +33,11 @@ pub fn bench(json_output: bool) -> Result<()> {
     let headline = json!({
         "modal_ns_per_mode_sample": ns("modal_free_128/bank"),
         "modal_scalar_ns_per_mode_sample": ns("modal_free_128/scalar"),
+        "fma_simd_ns_per_op": ns("roofline_fma/simd"),
+        "fma_scalar_ns_per_op": ns("roofline_fma/scalar"),
+        "modal_roofline_fraction": ns("modal_free_128/bank") / (MODE_SAMPLE_OPS * ns("roofline_fma/simd")),
+        "modal_quiet_1e-300_ratio": ns("modal_state_128/quiet_1e-300") / ns("modal_state_128/normal"),
+        "modal_subnormal_ratio": ns("modal_state_128/subnormal") / ns("modal_state_128/normal"),
         "voice_contact_ns_per_sample": ns("voice_32_modes/contact"),
         "voice_free_ns_per_sample": ns("voice_32_modes/free"),
         "voice_roll_ns_per_sample": ns("voice_32_modes/roll"),
@@ -35,6 +46,8 @@ pub fn bench(json_output: bool) -> Result<()> {
         "voice_drop_ns_per_sample": ns("voice_32_modes/drop"),
         "voice_contact_two_body_ns_per_sample": ns("voice_32_modes/contact_two_body"),
         "voice_free_two_body_ns_per_sample": ns("voice_32_modes/free_two_body"),
+        "voice_free_40_modes_ns_per_sample": ns("voice_32_modes/free_40_modes"),
+        "free_two_body_ratio": ns("voice_32_modes/free_two_body") / ns("voice_32_modes/free_40_modes"),
         "realtime_factor_64v_32m_48k": 1e9 / ENGINE_SAMPLE_RATE_HZ / ns("engine_64v_32m_48k/one_second"),
         "note_on_ns": ns("chords/note_on"),
         "burst_64_notes_block_ratio": ns("chords/burst_64_notes_block") / block_ns,

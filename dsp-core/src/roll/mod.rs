@@ -10,6 +10,7 @@
 //! every contact law and integrator applies unchanged and the rolling is a dense sequence of
 //! micro-impacts and sustained contact.
 
+use crate::smooth::{approach, SPEED_RESOLUTION_M_PER_S};
 use crate::surface::{band_gain, Partials, SurfaceSettings, MAX_PARTIALS};
 use std::f64::consts::TAU;
 
@@ -308,8 +309,8 @@ impl Rolling {
     /// track's height under the ball over that sample: the second difference of the heights.
     pub fn advance(&mut self, target_m_per_s: f64, smoothing_s: f64, dt_s: f64) -> f64 {
         let keep = (-dt_s / smoothing_s.max(1e-4)).exp();
-        self.speed_m_per_s =
-            target_m_per_s.max(0.0) + keep * (self.speed_m_per_s - target_m_per_s.max(0.0));
+        let (now, target) = (self.speed_m_per_s, target_m_per_s.max(0.0));
+        self.speed_m_per_s = approach(now, target, keep, SPEED_RESOLUTION_M_PER_S);
         self.distance_m += self.speed_m_per_s * dt_s;
         let h = self.ball_height_m(self.distance_m);
         let [h1, h0] = self.heights_m;

@@ -235,9 +235,14 @@ impl Follower {
         }
     }
 
+    /// Head for `target` from where it is now; the same target again changes nothing (a host
+    /// that sends a value over and over would otherwise shrink the snap to nothing and leave
+    /// the follower creeping into subnormal numbers).
     pub fn set(&mut self, target: f64) {
-        self.snap = 1e-6 * (target - self.now).abs();
-        self.target = target;
+        if target != self.target {
+            self.snap = 1e-6 * (target - self.now).abs();
+            self.target = target;
+        }
     }
 
     pub fn is_moving(&self) -> bool {
@@ -254,5 +259,24 @@ impl Follower {
             self.now + self.coefficient * gap
         };
         self.now
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_follower_sent_the_same_target_every_sample_still_lands_on_it() {
+        // A host resending pressure 0 every sample after a press of 1: the follower lands on 0
+        // exactly within ln(10⁶) ≈ 13.8 time constants, never passing through subnormals.
+        let dt_s = 1.0 / 48_000.0;
+        let mut press = Follower::new(1.0, dt_s);
+        let within = (13.9 * EXPRESSION_SMOOTHING_S / dt_s) as usize;
+        for n in 0..within {
+            press.set(0.0);
+            assert!(!press.next().is_subnormal(), "sample {n}");
+        }
+        assert!(!press.is_moving(), "still at {}", press.now);
     }
 }

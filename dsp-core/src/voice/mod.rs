@@ -300,10 +300,6 @@ impl Voice {
             .current_mut()
             .render(&mut self.bodies, patch, dt_s, mid, side, decide);
         let bodies = &mut self.bodies;
-        if decide {
-            bodies.bank.flush_negligible();
-            bodies.hammer.striker_mut().flush_negligible();
-        }
         bodies.count_rest();
         let gain = self.gain * patch.gain;
         let limit_pa = self.runaway_limit_pa(gain);

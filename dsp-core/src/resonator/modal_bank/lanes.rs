@@ -1,6 +1,9 @@
 //! The modal bank's kernels: a mode's exact decay over a step, and the per-sample loops over lanes of modes (compiled twice, for AVX2 + FMA and for the baseline, chosen at run time).
 
-use super::{BankSetup, Pickup, Pushed, ShapeView, Step, Surface, LANES, MAX_MODES, NODE_SHAPE};
+use super::{
+    BankSetup, Pickup, Pushed, ShapeView, Step, Surface, LANES, MAX_MODES, NEGLIGIBLE_STATE,
+    NODE_SHAPE,
+};
 
 /// e^(−σ·dt)·(cos ω_d·dt, sin(ω_d·dt)/ω_d) of a mode with decay rate `sigma` and stiffness
 /// `omega0_sq` = ω₀² over `dt_s`, with ω_d = √(ω₀² − σ²); past critical damping, where ω_d = i·β,
@@ -268,6 +271,24 @@ pub(super) fn push_tangent_lanes(
             side_pa: per_n.side_pa * force_n,
         },
         tangent_m: u.iter().sum(),
+    }
+}
+
+/// Set every mode of the first `n` (a multiple of [`LANES`]) whose displacement and velocity
+/// are both below [`NEGLIGIBLE_STATE`] to exactly zero, without a branch (zero stays zero); compiled
+/// for AVX2 as well as the baseline and chosen once at run time.
+#[multiversion::multiversion(targets("x86_64+avx2"))]
+pub(super) fn flush_lanes(q: &mut [f64; MAX_MODES], p: &mut [f64; MAX_MODES], n: usize) {
+    let groups = n.min(MAX_MODES) / LANES;
+    let (q, p) = (lane_groups_mut(q, groups), lane_groups_mut(p, groups));
+    for j in 0..groups {
+        for lane in 0..LANES {
+            let heard =
+                q[j][lane].abs() >= NEGLIGIBLE_STATE || p[j][lane].abs() >= NEGLIGIBLE_STATE;
+            let keep = if heard { 1.0 } else { 0.0 };
+            q[j][lane] *= keep;
+            p[j][lane] *= keep;
+        }
     }
 }
 

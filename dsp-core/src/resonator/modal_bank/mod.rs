@@ -9,6 +9,12 @@ const LANES: usize = 8;
 /// A modal displacement (m) or velocity (m/s) this small is silence by 2000 dB; its square is still
 /// far from the subnormal range (below 2.2e-308), which the state itself reaches 3700 dB later.
 pub const NEGLIGIBLE_STATE: f64 = 1e-120;
+/// How many decades the fastest mode may fall between two flushes of the negligible modes: from
+/// [`NEGLIGIBLE_STATE`] to 1e-240 at worst, whose products with the smallest coefficients a step
+/// uses (a shape above [`NODE_SHAPE`] times a step's gain, above 1e-30) are still normal numbers.
+const FLUSH_DECADES: f64 = 120.0;
+/// Most steps between two flushes: a flush costs about one step's pass over the lanes.
+const MAX_FLUSH_STEPS: u32 = 64;
 /// A mode-shape value this small is a node: exactly zero. A point on a node of a mode computes as
 /// sin(nπ) ≈ n·1.2e-16 rather than 0; a strike and a pickup both there (a string's end) scale the
 /// output by ~1e-32, which a soft strike or a decay then takes into f32's subnormal range
@@ -21,8 +27,8 @@ use crate::radiation::Radiator;
 
 mod lanes;
 use lanes::{
-    advance_lanes, decay_pair, dot, padded, push_tangent_lanes, ring_lanes, shape_inputs_lanes,
-    snap_node,
+    advance_lanes, decay_pair, dot, flush_lanes, padded, push_tangent_lanes, ring_lanes,
+    shape_inputs_lanes, snap_node,
 };
 
 /// One mode of a struck object as the user describes it.
@@ -220,6 +226,9 @@ pub struct BankSetup {
     full: Step,
     /// The step of `full`, s (one sample).
     full_dt_s: f64,
+    /// Steps of `full` in which the fastest mode falls by at most [`FLUSH_DECADES`]: how often
+    /// the bank flushes its negligible modes ([`ModalBank::count_step`]).
+    flush_every_steps: u32,
     /// How the count of the body's modes grows with frequency, N(f) ∝ f^b (see
     /// [`ModalBank::mean_mobility`]).
     count_exponent: f64,
@@ -249,6 +258,9 @@ pub struct ModalBank {
     one_off: Step,
     /// The step length `sub` was last prepared for, s (NaN: none).
     sub_dt_s: f64,
+    /// Steps (of any slot, each no longer than a sample) until the next flush of the
+    /// negligible modes.
+    steps_to_flush: u32,
 }
 
 impl Default for Step {
@@ -293,6 +305,7 @@ impl BankSetup {
             loaded_index: [0; MAX_MODES],
             full: Step::default(),
             full_dt_s: f64::NAN,
+            flush_every_steps: 1,
             count_exponent: 1.0,
         }
     }
@@ -337,9 +350,27 @@ impl BankSetup {
         self.num_modes = n;
         self.skipped_modes = skipped;
         self.full_dt_s = 1.0 / sample_rate_hz;
+        self.set_full_transition();
+    }
+
+    /// The one-sample transition `full` and the flushes' period for the modes as they are now.
+    fn set_full_transition(&mut self) {
         let mut full = std::mem::take(&mut self.full);
         self.transition(self.full_dt_s, &mut full);
         self.full = full;
+        self.flush_every_steps = self.flush_period();
+    }
+
+    /// Steps between two flushes: as many as take the fastest mode (its envelope's rate σ; past
+    /// critical damping a state falls as its slower root, slower than σ) down [`FLUSH_DECADES`]
+    /// over one-sample steps, from 1 to [`MAX_FLUSH_STEPS`].
+    fn flush_period(&self) -> u32 {
+        let fastest_per_s = self.sigma[..self.num_modes]
+            .iter()
+            .fold(0.0, |m: f64, &s| m.max(s));
+        let steps = FLUSH_DECADES * std::f64::consts::LN_10 / (fastest_per_s * self.full_dt_s);
+        // max before min: a NaN gives one step.
+        steps.max(1.0).min(f64::from(MAX_FLUSH_STEPS)) as u32
     }
 
     /// Exact transition over `dt` for every mode, into `t`'s lanes in use: with
@@ -418,6 +449,7 @@ impl BankSetup {
         self.loaded_index[..n].copy_from_slice(&from.loaded_index[..n]);
         self.full.copy_lanes(&from.full, n);
         self.full_dt_s = from.full_dt_s;
+        self.flush_every_steps = from.flush_every_steps;
         self.count_exponent = from.count_exponent;
     }
 }
@@ -467,6 +499,7 @@ impl ModalBank {
             sub: Step::default(),
             one_off: Step::default(),
             sub_dt_s: f64::NAN,
+            steps_to_flush: 1,
         })
     }
 
@@ -617,9 +650,8 @@ impl ModalBank {
     /// `refresh_sub` the sub-step transition too (a contact under way goes on with the new
     /// modes); otherwise the next contact prepares its sub-step afresh.
     fn retransition(&mut self, sample_rate_hz: f64, refresh_sub: bool) {
-        let mut full = std::mem::take(&mut self.setup.full);
-        self.setup.transition(1.0 / sample_rate_hz, &mut full);
-        self.setup.full = full;
+        self.setup.full_dt_s = 1.0 / sample_rate_hz;
+        self.setup.set_full_transition();
         if refresh_sub && self.sub_dt_s.is_finite() {
             self.setup.transition(self.sub_dt_s, &mut self.sub);
         } else {
@@ -804,14 +836,17 @@ impl ModalBank {
         self.parked_sigma[..n].copy_from_slice(&from.parked_sigma[..n]);
         self.undamped_sigma = from.undamped_sigma;
         self.sub_dt_s = f64::NAN;
+        self.steps_to_flush = from.steps_to_flush;
         self.copy_vibration(from);
     }
 
-    /// Put every mode at rest (the lanes in use; no other lane is read).
+    /// Put every mode at rest (the lanes in use; no other lane is read), with the flushes on
+    /// the schedule of a bank just loaded.
     pub fn reset(&mut self) {
         let n = padded(self.setup.num_modes);
         self.q[..n].fill(0.0);
         self.p[..n].fill(0.0);
+        self.steps_to_flush = self.setup.flush_every_steps;
     }
 
     /// Advance one step of `slot` with the force `force_n` (N) held on the strike point, and read
@@ -823,7 +858,7 @@ impl ModalBank {
             Slot::Sub => &self.sub,
             Slot::OneOff => &self.one_off,
         };
-        advance_lanes(
+        let surface = advance_lanes(
             t,
             &self.setup.strike,
             &self.setup.pickup,
@@ -832,7 +867,9 @@ impl ModalBank {
             &mut self.p,
             padded(self.setup.num_modes),
             force_n,
-        )
+        );
+        self.count_step();
+        surface
     }
 
     /// The strike point and the pickup now (no prediction: `next_free_displacement_m` is NaN).
@@ -904,14 +941,33 @@ impl ModalBank {
     /// pickups hear after it: the update and the output sums in one pass over the modes.
     #[inline]
     pub fn ring(&mut self) -> Pickup {
-        ring_lanes(
+        let pickup = ring_lanes(
             &self.setup.full,
             &self.setup.pickup,
             &self.setup.side,
             &mut self.q,
             &mut self.p,
             padded(self.setup.num_modes),
-        )
+        );
+        self.count_step();
+        pickup
+    }
+
+    /// Count a step taken, and flush the negligible modes every
+    /// [`BankSetup::flush_every_steps`] of the one-sample transition (a sub-step or a one-off step is
+    /// no longer than a sample, so its modes fall no further): a mode's state never gets
+    /// [`FLUSH_DECADES`] below [`NEGLIGIBLE_STATE`], far above the subnormal range (2.2e-308),
+    /// whatever the bank rings for and whoever steps it, at the cost of one pass in up to
+    /// [`MAX_FLUSH_STEPS`]. A change of the decays while the bank rings keeps the schedule: it
+    /// damps a mode at most to critical ([`ModalBank::damp_mode`], σ = ω₀ < π·fs, under 1.4
+    /// decades a sample), which leaves [`MAX_FLUSH_STEPS`] the period.
+    #[inline]
+    fn count_step(&mut self) {
+        self.steps_to_flush -= 1;
+        if self.steps_to_flush == 0 {
+            flush_lanes(&mut self.q, &mut self.p, padded(self.setup.num_modes));
+            self.steps_to_flush = self.setup.flush_every_steps;
+        }
     }
 
     /// Surface displacement at the strike point in metres: Σ φᵢ·qᵢ.
@@ -996,17 +1052,14 @@ impl ModalBank {
         self.setup.skipped_modes
     }
 
-    /// Set every mode whose displacement and velocity have both decayed below
-    /// [`NEGLIGIBLE_STATE`] to exactly zero: called at each of the voice's decision points, it
-    /// keeps a long tail's fast-decaying modes out of subnormal numbers (slow on many CPUs), and
-    /// zero stays zero.
-    pub fn flush_negligible(&mut self) {
-        for i in 0..self.setup.num_modes {
-            if self.q[i].abs() < NEGLIGIBLE_STATE && self.p[i].abs() < NEGLIGIBLE_STATE {
-                self.q[i] = 0.0;
-                self.p[i] = 0.0;
-            }
-        }
+    /// The largest |q| or |p| of any mode.
+    #[cfg(test)]
+    pub(crate) fn max_state(&self) -> f64 {
+        let n = padded(self.setup.num_modes);
+        self.q[..n]
+            .iter()
+            .chain(&self.p[..n])
+            .fold(0.0, |m, x| m.max(x.abs()))
     }
 
     /// Whether any mode's state is a subnormal number.

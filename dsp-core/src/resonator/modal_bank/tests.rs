@@ -356,3 +356,139 @@ fn a_tangential_force_pushed_after_a_step_is_that_force_held_over_it() {
         );
     }
 }
+
+/// How the modes of [`falling_bank`] fall.
+#[derive(Clone, Copy, Debug)]
+enum Falling {
+    /// At the shortest T60 a mode can have (0.1 ms).
+    Fastest,
+    /// Damped by hand far past critical.
+    Overdamped,
+    /// Ringing for 10 s, then choked to 0.1 ms after ten steps.
+    Choked,
+}
+
+/// 128 modes from 50 Hz up to 0.45·`fs`, falling as `falling` says.
+fn falling_bank(fs: f64, falling: Falling) -> Box<ModalBank> {
+    let mut bank = ModalBank::new(0.01);
+    let t60_s = match falling {
+        Falling::Choked => 10.0,
+        _ => 1e-4,
+    };
+    let modes: Vec<Mode> = (0..MAX_MODES)
+        .map(|i| Mode {
+            freq_hz: 50.0 + (0.45 * fs - 50.0) * i as f64 / MAX_MODES as f64,
+            t60_s,
+            strike_shape: 1.0,
+            pickup_shape: 1.0,
+            side_shape: 0.5,
+            tangent_shape: 0.0,
+            radiator: Radiator::Velocity,
+        })
+        .collect();
+    bank.set_modes(&modes, fs);
+    if let Falling::Overdamped = falling {
+        for i in 0..MAX_MODES {
+            bank.setup.sigma[i] = 3.0 * bank.setup.omega0_sq[i].sqrt();
+        }
+        bank.retransition(fs, false);
+    }
+    bank
+}
+
+/// `bank` struck with `force_n` for one sample, then rung for `steps` steps (a sub-step of a
+/// contact every seventh) while `check(step, bank)` looks at it after each; `choke` chokes it
+/// to a 0.1 ms T60 after ten steps.
+fn strike_and_ring(
+    bank: &mut ModalBank,
+    fs: f64,
+    force_n: f64,
+    steps: usize,
+    choke: bool,
+    mut check: impl FnMut(usize, &ModalBank),
+) {
+    bank.prepare(Slot::Sub, 0.25 / fs);
+    bank.advance(Slot::Full, force_n);
+    for n in 0..steps {
+        if choke && n == 10 {
+            bank.limit_t60(1e-4, fs);
+        }
+        if n % 7 == 0 {
+            bank.advance(Slot::Sub, 0.0);
+        } else {
+            bank.ring();
+        }
+        check(n, bank);
+    }
+}
+
+#[test]
+fn a_falling_bank_never_holds_a_subnormal_state_however_fast_its_modes_fall() {
+    // Rung on its own (a bank outside a voice flushes too), struck from 1 kN down to where its
+    // state starts below NEGLIGIBLE_STATE (so its modes cross the subnormal range at every phase
+    // of the flushes), at sample rates from 1 kHz (30 decades a sample for a 0.1 ms T60) to
+    // 192 kHz: after every step, no q or p is subnormal, and the fastest bank ends at zeros.
+    for fs in [1_000.0, 8_000.0, 44_100.0, 192_000.0] {
+        for falling in [Falling::Fastest, Falling::Overdamped, Falling::Choked] {
+            for decades in (0..130).step_by(3) {
+                let force_n = 1e3 * 10f64.powi(-decades);
+                let mut bank = falling_bank(fs, falling);
+                let mut born = ModalBank::new(0.01);
+                born.copy_from(&bank);
+                born.advance(Slot::Full, force_n);
+                if born.max_state() < NEGLIGIBLE_STATE {
+                    continue;
+                }
+                let choke = matches!(falling, Falling::Choked);
+                strike_and_ring(&mut bank, fs, force_n, 3_000, choke, |n, bank| {
+                    assert!(
+                        !bank.has_subnormal_state(),
+                        "{fs} Hz, {falling:?}, {force_n} N: subnormal after {n} steps"
+                    );
+                });
+                // Modes at or past critical damping are still creeping back.
+                if matches!(falling, Falling::Fastest) {
+                    assert_eq!(bank.max_state(), 0.0, "{fs} Hz, {falling:?}, {force_n} N");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_bank_put_below_the_negligible_state_is_zero_within_a_flush_period() {
+    // Struck at 1e-300 of 1 kN, or anywhere below NEGLIGIBLE_STATE: exact zeros after at most
+    // MAX_FLUSH_STEPS steps, whatever its decay (here modes that barely decay: T60 1000 s).
+    for fs in [8_000.0, 48_000.0] {
+        for force_n in [1e-297, 1e-200, 1e-140] {
+            let mut bank = one_mode(440.0, 1e3);
+            let mut zero_after = None;
+            strike_and_ring(&mut bank, fs, force_n, 200, false, |n, bank| {
+                if zero_after.is_none() && bank.max_state() == 0.0 {
+                    zero_after = Some(n + 1);
+                }
+            });
+            let steps = zero_after.expect("flushed");
+            assert!(
+                steps <= MAX_FLUSH_STEPS as usize,
+                "{fs} Hz, {force_n} N: {steps} steps"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_quiet_mode_is_not_flushed_while_it_is_above_the_negligible_state() {
+    // An undamped mode at 1e-100 m rings on at its closed-form amplitude: the flush takes
+    // nothing from a state above NEGLIGIBLE_STATE, however long it rings.
+    let mut bank = one_mode(440.0, 1e12);
+    bank.advance(Slot::Full, 1e-90);
+    let omega0_sq = bank.setup.omega0_sq[0];
+    let energy = |b: &ModalBank| b.p[0] * b.p[0] + omega0_sq * b.q[0] * b.q[0];
+    let start = energy(&bank);
+    for _ in 0..10_000 {
+        bank.ring();
+    }
+    assert!(start.sqrt() > 1e3 * NEGLIGIBLE_STATE);
+    assert!((energy(&bank) / start - 1.0).abs() < 1e-9);
+}

@@ -4,6 +4,7 @@ use super::{NoteStart, Scene};
 use crate::friction::{Bristle, FrictionLaw, FrictionStep, Roughness, Slip};
 use crate::interaction::Gravity;
 use crate::resonator::{ModalBank, Pickup, Slot};
+use crate::smooth::{approach, SPEED_RESOLUTION_M_PER_S};
 use crate::surface::{SurfaceReader, SurfaceSettings};
 use crate::voice::bodies::Bodies;
 use crate::voice::patch::{Patch, Stroke};
@@ -200,7 +201,12 @@ impl Scene for SlideScene {
         let c = self.coupling;
         for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
             let target = self.target_m_per_s(patch, bodies.drive_fraction);
-            self.velocity_m_per_s = target + keep * (self.velocity_m_per_s - target);
+            self.velocity_m_per_s = approach(
+                self.velocity_m_per_s,
+                target,
+                keep,
+                SPEED_RESOLUTION_M_PER_S,
+            );
             let profile = self.reader.advance(self.velocity_m_per_s);
             // The point under the slider moves with it (the reader starts each note at 0), the
             // deflection its loads hold with it, and the contact and the friction read the
