@@ -35,6 +35,8 @@ const MAX_WELL_FRACTION_OF_FS: f64 = 0.45;
 /// Once the hammer recedes and is this far (m) beyond the farthest the object's surface can swing,
 /// it can no longer touch the object and is no longer integrated.
 const RETIRE_GAP_M: f64 = 0.01;
+/// Samples of a ringing striker's pickups [`Hammer::ring_block`] holds at a time.
+const STRIKER_BLOCK: usize = 64;
 
 /// The approach speed (m/s) at which the contacts of a body laid on the object
 /// ([`Hammer::place`]: a ball set rolling, a dropped body sliding or settling) take the damping
@@ -515,6 +517,34 @@ impl Hammer {
         }
         let striker = self.striker.ring();
         self.mix(object, striker)
+    }
+
+    /// A retired hammer's samples for `mid.len()` samples: both bodies ring freely, each as a
+    /// block ([`ModalBank::ring_block`]), mixed as [`Hammer::process_sample`] mixes them (the
+    /// same bits).
+    pub fn ring_block(&mut self, bank: &mut ModalBank, mid: &mut [f64], side: &mut [f64]) {
+        debug_assert!(self.retired);
+        self.samples_since_strike += mid.len() as u64;
+        bank.ring_block(mid, side);
+        if self.striker.num_modes() == 0 {
+            return;
+        }
+        let [mut striker_mid, mut striker_side] = [[0.0; STRIKER_BLOCK]; 2];
+        for (mid, side) in mid
+            .chunks_mut(STRIKER_BLOCK)
+            .zip(side.chunks_mut(STRIKER_BLOCK))
+        {
+            let n = mid.len();
+            let (s_mid, s_side) = (&mut striker_mid[..n], &mut striker_side[..n]);
+            self.striker.ring_block(s_mid, s_side);
+            // As `mix`: the object's, plus the striker's at its level.
+            for (m, s_m) in mid.iter_mut().zip(s_mid.iter()) {
+                *m += self.striker_level * s_m;
+            }
+            for (s, s_s) in side.iter_mut().zip(s_side.iter()) {
+                *s += self.striker_level * s_s;
+            }
+        }
     }
 
     /// Advance hammer and object by one sample of `dt_s` and return what the pickups hear.

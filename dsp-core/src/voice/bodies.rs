@@ -146,7 +146,9 @@ impl Bodies {
         side: &mut [f64],
     ) {
         let g = self.hammer.gravity().accel_m_per_s2.max(0.0);
-        if self.is_pressed() {
+        if self.hammer.is_retired() && !self.is_pressed() {
+            self.hammer.ring_block(&mut self.bank, mid, side);
+        } else if self.is_pressed() {
             for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
                 self.press_sample(mass_kg, dt_s);
                 self.count_fall(mass_kg * g, dt_s);

@@ -27,8 +27,8 @@ use crate::radiation::Radiator;
 
 mod lanes;
 use lanes::{
-    advance_lanes, decay_pair, dot, flush_lanes, padded, push_tangent_lanes, ring_lanes,
-    shape_inputs_lanes, snap_node,
+    advance_lanes, decay_pair, dot, flush_lanes, padded, push_tangent_lanes, ring_block_lanes,
+    ring_lanes, shape_inputs_lanes, snap_node, RING_BLOCK,
 };
 
 /// One mode of a struck object as the user describes it.
@@ -951,6 +951,35 @@ impl ModalBank {
         );
         self.count_step();
         pickup
+    }
+
+    /// [`ModalBank::ring`] for `mid.len()` samples, writing what the pickups hear after each
+    /// into `mid` and `side` (the same bits as a call a sample): each lane group goes through the
+    /// block with its coefficients and state in registers, so a mode costs its arithmetic and
+    /// little else, and the flushes fall on the same steps.
+    pub fn ring_block(&mut self, mid: &mut [f64], side: &mut [f64]) {
+        let len = mid.len().min(side.len());
+        let mut start = 0;
+        while start < len {
+            let steps = (len - start)
+                .min(RING_BLOCK)
+                .min(self.steps_to_flush as usize);
+            ring_block_lanes(
+                &self.setup.full,
+                &self.setup.pickup,
+                &self.setup.side,
+                &mut self.q,
+                &mut self.p,
+                padded(self.setup.num_modes),
+                &mut mid[start..start + steps],
+                &mut side[start..start + steps],
+            );
+            // All but the last of the steps taken, then the last counted as `ring` counts it
+            // (`steps` is at most `steps_to_flush`: a flush falls on the block's last step).
+            self.steps_to_flush -= steps as u32 - 1;
+            self.count_step();
+            start += steps;
+        }
     }
 
     /// Count a step taken, and flush the negligible modes every
