@@ -196,8 +196,8 @@ fn roofline(c: &mut Criterion) {
 
 fn subnormal(c: &mut Criterion) {
     // Undamped modes, so the state stays where it is put for the whole measurement: an impulse
-    // of 1 N, of 1e-300 N (every q and p near 1e-305, products subnormal) or of 1e-315 N (a
-    // subnormal force, every q and p subnormal). The bank flushes a state below its negligible
+    // of 1 N, of 1e-300 N (p near 1e-304, q already subnormal) or of 1e-315 N (a subnormal
+    // force, every q and p subnormal). The bank flushes a state below its negligible
     // level within 64 steps (`ModalBank::ring`), so after criterion's warm-up all three ring at
     // the cost of a normal state, on any processor.
     let modes: Vec<Mode> = modes()

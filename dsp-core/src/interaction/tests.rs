@@ -773,3 +773,61 @@ fn a_landing_that_stays_is_stepped_as_its_well_once_it_is_over() {
         "a bouncing ball was stepped as resting"
     );
 }
+
+/// A retired hammer with a ringing striker heard at 0.6 of its level, rung a sample at a time
+/// (`process_sample`) and in blocks of odd lengths (`ring_block`): the same bits, sample by
+/// sample.
+#[test]
+fn a_retired_ringing_hammer_rings_the_same_bits_in_blocks() {
+    let setup = ContactSetup {
+        law: HuntCrossley {
+            stiffness: 3e7,
+            mu_s_per_m: 0.05,
+            alpha: 1.5,
+        },
+        method: Method::Am1,
+        guard: true,
+        exit_correction: true,
+        damping: Damping::HuntCrossley,
+        restitution: None,
+    };
+    let object_modes: Vec<Mode> = (1..=13)
+        .map(|i| mode(210.0 * f64::from(i).powf(1.3), 1.5, 1.0 / f64::from(i)))
+        .collect();
+    let striker_modes: Vec<Mode> = (1..=5)
+        .map(|i| mode(1_700.0 * f64::from(i).powf(1.7), 0.4, 1.2))
+        .collect();
+    let make = || {
+        let mut object = ModalBank::new(0.05);
+        object.set_modes(&object_modes, FS);
+        let mut hammer = Hammer::new(0.02, setup);
+        hammer.set_striker_modes(&striker_modes, 0.02, FS);
+        hammer.set_striker_level(0.6);
+        hammer.strike(&object, 1.5, 0.0, 0.02);
+        for _ in 0..400 {
+            hammer.process_sample(&setup, &mut object, 1.0 / FS);
+        }
+        hammer.retire();
+        (hammer, object)
+    };
+    let (mut by_sample, mut object_a) = make();
+    let (mut by_block, mut object_b) = make();
+    assert!(by_sample.striker_energy_j() > 0.0, "the striker rings");
+    let expected: Vec<Pickup> = (0..700)
+        .map(|_| by_sample.process_sample(&setup, &mut object_a, 1.0 / FS))
+        .collect();
+    let (mut mid, mut side) = (vec![0.0; 700], vec![0.0; 700]);
+    let mut start = 0;
+    for len in [1, 63, 64, 65, 200, 307] {
+        by_block.ring_block(
+            &mut object_b,
+            &mut mid[start..start + len],
+            &mut side[start..start + len],
+        );
+        start += len;
+    }
+    for (k, e) in expected.iter().enumerate() {
+        assert_eq!(mid[k].to_bits(), e.mid_pa.to_bits(), "mid, sample {k}");
+        assert_eq!(side[k].to_bits(), e.side_pa.to_bits(), "side, sample {k}");
+    }
+}

@@ -334,10 +334,12 @@ pub(super) fn flush_lanes(q: &mut [f64; MAX_MODES], p: &mut [f64; MAX_MODES], n:
     let (q, p) = (lane_groups_mut(q, groups), lane_groups_mut(p, groups));
     for j in 0..groups {
         for lane in 0..LANES {
-            let heard =
-                q[j][lane].abs() >= NEGLIGIBLE_STATE || p[j][lane].abs() >= NEGLIGIBLE_STATE;
-            q[j][lane] = if heard { q[j][lane] } else { 0.0 };
-            p[j][lane] = if heard { p[j][lane] } else { 0.0 };
+            // Written as "negligible", not "not heard": a NaN state is neither and stays NaN,
+            // for the voice's check of its state to find.
+            let negligible =
+                q[j][lane].abs() < NEGLIGIBLE_STATE && p[j][lane].abs() < NEGLIGIBLE_STATE;
+            q[j][lane] = if negligible { 0.0 } else { q[j][lane] };
+            p[j][lane] = if negligible { 0.0 } else { p[j][lane] };
         }
     }
 }

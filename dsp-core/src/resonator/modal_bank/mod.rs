@@ -652,6 +652,7 @@ impl ModalBank {
     fn retransition(&mut self, sample_rate_hz: f64, refresh_sub: bool) {
         self.setup.full_dt_s = 1.0 / sample_rate_hz;
         self.setup.set_full_transition();
+        self.steps_to_flush = self.steps_to_flush.min(self.setup.flush_every_steps);
         if refresh_sub && self.sub_dt_s.is_finite() {
             self.setup.transition(self.sub_dt_s, &mut self.sub);
         } else {
@@ -987,9 +988,9 @@ impl ModalBank {
     /// no longer than a sample, so its modes fall no further): a mode's state never gets
     /// [`FLUSH_DECADES`] below [`NEGLIGIBLE_STATE`], far above the subnormal range (2.2e-308),
     /// whatever the bank rings for and whoever steps it, at the cost of one pass in up to
-    /// [`MAX_FLUSH_STEPS`]. A change of the decays while the bank rings keeps the schedule: it
-    /// damps a mode at most to critical ([`ModalBank::damp_mode`], σ = ω₀ < π·fs, under 1.4
-    /// decades a sample), which leaves [`MAX_FLUSH_STEPS`] the period.
+    /// [`MAX_FLUSH_STEPS`]. A change of the decays while the bank rings shortens the count to
+    /// its new period if that is shorter (a retune giving a parked mode back its damping can
+    /// restore any σ).
     #[inline]
     fn count_step(&mut self) {
         self.steps_to_flush -= 1;

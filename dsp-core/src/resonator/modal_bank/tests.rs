@@ -541,3 +541,15 @@ fn a_block_rung_is_the_same_bits_as_a_sample_at_a_time() {
         |b: &ModalBank| -> Vec<u64> { b.q.iter().chain(&b.p).map(|x| x.to_bits()).collect() };
     assert_eq!(bits(&by_block), bits(&by_sample));
 }
+
+#[test]
+fn a_non_finite_state_is_not_flushed_away() {
+    // The voice checks its banks for non-finite state at its decision points: a NaN mode must
+    // still be there after the flushes, not silently zeroed.
+    let mut bank = one_mode(440.0, 1e-3);
+    bank.q[0] = f64::NAN;
+    for _ in 0..(2 * MAX_FLUSH_STEPS) {
+        bank.ring();
+    }
+    assert!(!bank.is_finite());
+}
