@@ -35,6 +35,8 @@ const MAX_WELL_FRACTION_OF_FS: f64 = 0.45;
 /// Once the hammer recedes and is this far (m) beyond the farthest the object's surface can swing,
 /// it can no longer touch the object and is no longer integrated.
 const RETIRE_GAP_M: f64 = 0.01;
+/// [`Hammer::is_gone_for_good`] takes the surfaces' reach this much larger, for its round-off.
+const REACH_MARGIN: f64 = 1.000_001;
 /// Samples of a ringing striker's pickups [`Hammer::ring_block`] holds at a time.
 const STRIKER_BLOCK: usize = 64;
 
@@ -159,6 +161,10 @@ pub struct Hammer {
     stats: ContactStats,
     /// What the note's patch prepared for its contacts (see [`Hammer::set_prepared`]).
     prep: ContactPrep,
+    /// The last target restitution e met that the preparation was not for, and the μ·v_in
+    /// restituting it (eq. 6 inverted): a drop's micro-impact, its trials and its re-contacts
+    /// share one e, and the root search is made once for them.
+    restituted: (f64, f64),
 }
 
 impl Hammer {
@@ -192,6 +198,7 @@ impl Hammer {
             contacts: 0,
             stats: ContactStats::default(),
             prep: ContactPrep::default(),
+            restituted: (f64::NAN, f64::NAN),
         }
     }
 
@@ -436,6 +443,17 @@ impl Hammer {
         self.retired
     }
 
+    /// Whether the hammer can never touch the object again: retired, or flying away from it
+    /// (no pull towards it) beyond the farthest both surfaces can swing with the energy they
+    /// hold, which free modes never gain. Its velocity is then final.
+    /// [`Hammer::process_sample`] retires a hammer only [`RETIRE_GAP_M`] further out.
+    pub fn is_gone_for_good(&self) -> bool {
+        let pull = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
+        let receding = self.velocity_m_per_s <= 0.0 && pull <= 0.0;
+        let out_of_reach = self.position_m + REACH_MARGIN * self.reach_m < 0.0;
+        self.retired || (self.contact.is_none() && receding && out_of_reach)
+    }
+
     /// Whether a contact is under way.
     pub fn in_contact(&self) -> bool {
         self.contact.is_some()
@@ -669,7 +687,7 @@ impl Hammer {
     /// The contact the ball lies on under `weight_n`: the latched law, damped as the pair's
     /// (the target restitution's μ at [`LAID_ON_SPEED_M_PER_S`], not the creep speed's; a linear
     /// damper's coefficient as it is).
-    fn resting_contact(&self, weight_n: f64) -> RestingContact {
+    fn resting_contact(&mut self, weight_n: f64) -> RestingContact {
         let law = self.setup.law;
         match (self.setup.damping, self.setup.restitution) {
             (Damping::HuntCrossley, Some(e)) => {

@@ -129,15 +129,18 @@ impl Hammer {
         }
     }
 
-    /// Hunt–Crossley μ (s/m) restituting `e` at `v_in` (eq. 6 inverted; from the prepared table
-    /// when it is for this e).
-    pub(super) fn mu_for(&self, e: f64, v_in: f64) -> f64 {
+    /// Hunt–Crossley μ (s/m) restituting `e` at `v_in` (eq. 6 inverted: μ·v_in depends on e
+    /// alone; from the prepared table when it is for this e, else from the last e met, else
+    /// searched and kept).
+    pub(super) fn mu_for(&mut self, e: f64, v_in: f64) -> f64 {
         let (prepared_e, mu_v_in) = self.prep.restitution;
         if e == prepared_e {
-            mu_v_in / v_in
-        } else {
-            mu_for_restitution(e, v_in)
+            return mu_v_in / v_in;
         }
+        if e != self.restituted.0 {
+            self.restituted = (e, mu_for_restitution(e, 1.0));
+        }
+        self.restituted.1 / v_in
     }
 
     /// The rest of the onset's sample after θ·dt, in the contact's sub-steps; whether the ball

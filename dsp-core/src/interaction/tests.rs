@@ -831,3 +831,85 @@ fn a_retired_ringing_hammer_rings_the_same_bits_in_blocks() {
         assert_eq!(side[k].to_bits(), e.side_pa.to_bits(), "side, sample {k}");
     }
 }
+
+/// The hammer's μ for a target restitution is eq. (6) inverted at each contact's speed, whether
+/// the preparation holds its e, the last e met does, or neither: e changing at every other call
+/// and the speed at every call (it fails with the kept μ·v_in not renewed for a new e).
+#[test]
+fn the_kept_restitution_gives_each_e_its_own_mu() {
+    let law = HuntCrossley {
+        stiffness: 1e8,
+        mu_s_per_m: 0.0,
+        alpha: 1.5,
+    };
+    let setup = ContactSetup::hunt_crossley(law, Method::Am1);
+    let mut hammer = Hammer::new(0.01, setup);
+    let mut prep = ContactPrep::default();
+    prep.update(&setup.hertz(1e8, 0.7));
+    hammer.set_prepared(&prep);
+    for (k, e) in [0.7, 0.3, 0.3, 0.55, 0.7, 0.55, 0.3, 0.999, 1.0]
+        .into_iter()
+        .enumerate()
+    {
+        let v_in = 0.1 + 0.37 * k as f64;
+        let expected = crate::restitution::mu_for_restitution(e, v_in);
+        assert_eq!(hammer.mu_for(e, v_in), expected, "e = {e}, v_in = {v_in}");
+    }
+}
+
+/// A hammer gone for good never touches again and keeps its velocity: struck slowly and softly
+/// on a light object and a striker both left ringing hard by an earlier strike (their surfaces
+/// swing far enough to catch a receding striker), it is followed 20 ms past the first sample
+/// it counts as gone (it fails with the surfaces' reach left out).
+#[test]
+fn a_hammer_gone_for_good_never_touches_again() {
+    let law = HuntCrossley {
+        stiffness: 1e7,
+        mu_s_per_m: 0.0,
+        alpha: 1.5,
+    };
+    let setup = ContactSetup {
+        restitution: Some(0.3),
+        ..ContactSetup::hunt_crossley(law, Method::Am1)
+    };
+    let object_modes: Vec<Mode> = (1..=13)
+        .map(|i| mode(180.0 * f64::from(i).powf(1.3), 2.0, 1.0 / f64::from(i)))
+        .collect();
+    let striker_modes: Vec<Mode> = (1..=5)
+        .map(|i| mode(900.0 * f64::from(i).powf(1.7), 1.0, 1.2))
+        .collect();
+    let mut gone = 0;
+    for k in 0..40 {
+        let mut object = ModalBank::new(0.01);
+        object.set_modes(&object_modes, FS);
+        let mut hammer = Hammer::new(0.02, setup);
+        hammer.set_striker_modes(&striker_modes, 0.02, FS);
+        // A hard strike leaves both ringing; the slow one is the one followed.
+        hammer.strike(&object, 3.0, 0.0, 0.05);
+        for _ in 0..(50 + 37 * k) {
+            hammer.process_sample(&setup, &mut object, 1.0 / FS);
+        }
+        hammer.strike(&object, 0.01 + 0.004 * f64::from(k), 0.0, 0.02);
+        let mut since: Option<(usize, f64, u32)> = None;
+        for n in 0..4800 {
+            hammer.process_sample(&setup, &mut object, 1.0 / FS);
+            match since {
+                None if hammer.is_gone_for_good() => {
+                    since = Some((n, hammer.velocity_m_per_s(), hammer.stats().onsets));
+                }
+                Some((at, v, onsets)) => {
+                    assert!(
+                        hammer.stats().onsets == onsets && hammer.velocity_m_per_s() == v,
+                        "strike {k}: gone at sample {at}, touched again by sample {n}"
+                    );
+                    if n > at + 960 {
+                        break;
+                    }
+                }
+                None => {}
+            }
+        }
+        gone += usize::from(since.is_some());
+    }
+    assert!(gone >= 20, "{gone} of 40 strikes went for good");
+}

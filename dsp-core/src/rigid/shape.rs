@@ -71,6 +71,25 @@ impl Shape {
         }
     }
 
+    /// The farthest any point of the surface lies from the centre, m: a rounded box's corner
+    /// centre plus its rounding, a cylinder's rim corner plus its edge rounding, a ring's outer
+    /// circle.
+    pub fn reach_m(&self) -> f64 {
+        match *self {
+            Shape::RoundedBox {
+                half_extents_m,
+                corner_m,
+            } => half_extents_m.length() + corner_m,
+            Shape::Cylinder {
+                radius_m,
+                half_length_m,
+                edge_m,
+            } => (radius_m - edge_m).hypot(half_length_m) + edge_m,
+            Shape::Sphere { radius_m } => radius_m,
+            Shape::Ring { radius_m, tube_m } => radius_m + tube_m,
+        }
+    }
+
     /// Principal moments of inertia about the centre of mass for a uniform solid of `mass_kg`,
     /// body axes. The rounding of boxes and cylinders is ignored (it moves them by well under a
     /// percent for the roundings of dice and coins).

@@ -290,6 +290,14 @@ impl DropPlay {
         !self.finished || self.queued > 0 || hammer.in_contact() || struck_not_begun
     }
 
+    /// Whether nothing is left for [`DropPlay::before_sample`] to do (it only counts samples
+    /// from now on): the drop is over, no micro-impact waits or rings on, no lasting contact,
+    /// and a body come to rest after its last micro-impact already lies on the floor.
+    fn is_over(&self, hammer: &Hammer) -> bool {
+        let laid = self.lying || self.lifted || hammer.is_at_rest() || !self.scene.at_rest;
+        self.finished && self.queued == 0 && self.lasting.is_none() && hammer.is_retired() && laid
+    }
+
     /// Lift the body: no contact starts from now on; a micro-impact under way plays out, a
     /// lasting contact ends now.
     pub fn lift(&mut self, hammer: &mut Hammer) {
@@ -560,7 +568,9 @@ impl DropPlay {
         // As the voice does (see `micro_impact_over`).
         for _ in 0..self.max_samples {
             trial.process_sample(&setup, &mut self.trial_floor, dt_s);
-            if trial.is_retired() || parted(trial, &mut apart, self.apart_samples) {
+            // A striker gone for good has delivered all it will: the voice's micro-impact
+            // would go on apart for longer, to the same impulse.
+            if trial.is_gone_for_good() || parted(trial, &mut apart, self.apart_samples) {
                 break;
             }
         }
@@ -723,6 +733,11 @@ impl Scene for DropPlay {
         side: &mut [f64],
         _decide: bool,
     ) {
+        if self.is_over(&bodies.hammer) {
+            // Both bodies ring freely: a block at a time, the same bits.
+            bodies.hammer.ring_block(&mut bodies.bank, mid, side);
+            return;
+        }
         for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
             bodies.input_energy_j += self.before_sample(&mut bodies.hammer, &mut bodies.bank, dt_s);
             let pickup = bodies
