@@ -105,9 +105,13 @@ fn qr(
     let steps = rows.min(cols);
     for k in 0..steps {
         if let Some(perm) = perm.as_deref_mut() {
-            let remaining = |col: &[f64; MAX_ROWS]| col[k..rows].iter().map(|x| x * x).sum::<f64>();
+            // Each remaining column's squared norm below row k, once.
+            let mut remaining = [0.0f64; MAX_ROWS];
+            for j in k..cols {
+                remaining[j] = m[j][k..rows].iter().map(|x| x * x).sum::<f64>();
+            }
             let best = (k..cols)
-                .max_by(|&a, &b| remaining(&m[a]).total_cmp(&remaining(&m[b])))
+                .max_by(|&a, &b| remaining[a].total_cmp(&remaining[b]))
                 .unwrap_or(k);
             m.swap(k, best);
             perm.swap(k, best);
