@@ -39,6 +39,12 @@ const TOUCH_BISECTIONS: usize = 20;
 const REST_CLEARANCE_M: f64 = 1e-4;
 /// How long a quiet body must stay quiet to be at rest.
 const QUIET_TO_REST_S: f64 = 0.05;
+/// A body stands still when its kinetic energy after a step is below this fraction of what one
+/// step of gravity gives it (½m(g·dt)²: a contact step on a support takes all of that away).
+const STILL: f64 = 1e-6;
+/// The centre of mass is over a support when no half-plane through it, opened this much less
+/// than π, misses all the support points, rad (a margin on the largest angle between them).
+const SUPPORT_MARGIN_RAD: f64 = 1e-3;
 
 /// Height of `body`'s lowest point above the floor.
 fn clearance(body: &RigidBody, shape: &Shape) -> f64 {
@@ -127,6 +133,12 @@ pub struct DropScene {
     pub time_s: f64,
     pub at_rest: bool,
     quiet_s: f64,
+    /// Whether the last step left the body standing still ([`DropScene::stands_still`]).
+    still: bool,
+    /// The contacts of the second step in a row that left the body standing still (the first
+    /// may still have stopped what was left of its motion), which every step replays until it
+    /// rests.
+    standing: Option<[Option<ContactEvent>; MAX_LOWEST_POINTS]>,
     plus: Plus,
 }
 
@@ -143,6 +155,8 @@ impl DropScene {
             time_s: 0.0,
             at_rest: false,
             quiet_s: 0.0,
+            still: false,
+            standing: None,
             plus: Plus::new(),
         }
     }
@@ -194,7 +208,9 @@ impl DropScene {
     ///
     /// An impact (a lowest point reaching the floor faster than the capture velocity) is
     /// resolved at the moment of touching, found by bisection on the exact flight, and the
-    /// flight goes on for the rest of the step; slower contacts are contact steps.
+    /// flight goes on for the rest of the step; slower contacts are contact steps. Once two
+    /// contact steps in a row leave the body standing still over its support, the steps until
+    /// it rests replay the second one's contacts: each would only cancel gravity's pull again.
     pub fn step(
         &mut self,
         dt_s: f64,
@@ -204,7 +220,32 @@ impl DropScene {
             self.time_s += dt_s;
             return Ok(());
         }
-        self.advance(dt_s, on_contact)?;
+        if let Some(events) = self.standing {
+            for event in events.iter().flatten() {
+                on_contact(ContactEvent {
+                    time_s: self.time_s,
+                    ..*event
+                });
+            }
+            self.time_s += dt_s;
+        } else {
+            let mut events = [None; MAX_LOWEST_POINTS];
+            let (mut count, mut impact) = (0, false);
+            self.advance(dt_s, &mut |event| {
+                if let Some(slot) = events.get_mut(count) {
+                    *slot = Some(event);
+                }
+                count += 1;
+                impact |= event.kind == ContactKind::Impact;
+                on_contact(event);
+            })?;
+            let replayable = !impact && (1..=MAX_LOWEST_POINTS).contains(&count);
+            let was_still = self.still;
+            self.still = replayable && self.stands_still(dt_s);
+            if was_still && self.still {
+                self.standing = Some(events);
+            }
+        }
         self.settle_if_quiet(dt_s, on_contact);
         Ok(())
     }
@@ -448,6 +489,33 @@ impl DropScene {
         } else {
             self.quiet_s = 0.0;
         }
+    }
+
+    /// Whether the body stands still in static equilibrium: a step left it (next to) no kinetic
+    /// energy ([`STILL`] of a step of gravity's), and its centre of mass lies over the inside of
+    /// the polygon of three or more lowest points (every half-plane through the centre holds
+    /// one: the largest angle between neighbours about it is under π). Gravity's pull through
+    /// the centre then presses the support and cannot turn the body: every later contact step
+    /// would only cancel it again, with the same contacts.
+    fn stands_still(&self, dt_s: f64) -> bool {
+        let step_energy_j =
+            0.5 * self.body.mass_kg * (self.gravity_m_per_s2.length() * dt_s).powi(2);
+        if !(self.body.kinetic_energy_j() < STILL * step_energy_j) {
+            return false;
+        }
+        let (points, count) = self.shape.lowest_points(self.body.orientation, PROXIMITY_M);
+        if count < 3 {
+            return false;
+        }
+        let mut angles = [0.0; MAX_LOWEST_POINTS];
+        for (angle, p) in angles.iter_mut().zip(&points[..count]) {
+            *angle = p.y.atan2(p.x);
+        }
+        let angles = &mut angles[..count];
+        angles.sort_by(f64::total_cmp);
+        let wrap = angles[0] + std::f64::consts::TAU - angles[count - 1];
+        let widest = angles.windows(2).map(|w| w[1] - w[0]).fold(wrap, f64::max);
+        widest < std::f64::consts::PI - SUPPORT_MARGIN_RAD
     }
 }
 

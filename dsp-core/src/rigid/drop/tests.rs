@@ -144,39 +144,51 @@ mod every_shape {
     use super::super::*;
     use glam::DQuat;
 
-    /// Every kind of falling body — box, coin, pencil, ring, ball — dropped 12 times in random
-    /// poses with spin comes to rest within 5 s (rolling and pivoting resistance end the rolls
-    /// and spins), with finite states and never more energy than it was dropped with (beyond
-    /// the rotation splitting's bounded oscillation in flight, below 10⁻⁴).
+    /// A box, a coin, a pencil, a ring and a ball.
+    const SHAPES: [Shape; 5] = [
+        Shape::RoundedBox {
+            half_extents_m: DVec3::new(0.05, 0.02, 0.01),
+            corner_m: 0.002,
+        },
+        Shape::Cylinder {
+            radius_m: 0.012,
+            half_length_m: 0.001,
+            edge_m: 0.0003,
+        },
+        Shape::Cylinder {
+            radius_m: 0.0035,
+            half_length_m: 0.0875,
+            edge_m: 0.0005,
+        },
+        Shape::Ring {
+            radius_m: 0.009,
+            tube_m: 0.0015,
+        },
+        Shape::Sphere { radius_m: 0.01 },
+    ];
+
+    /// `shape` let fall from 15 cm in a random pose, spinning at up to 20 rad/s about each
+    /// axis and drifting at up to 0.2 m/s along the floor.
+    fn random_drop(shape: Shape, rng: &mut fastrand::Rng) -> DropScene {
+        let mut body = RigidBody::at_rest(0.01, shape.inertia_kg_m2(0.01));
+        let mut unit = || 2.0 * rng.f64() - 1.0;
+        let axis = DVec3::new(unit(), unit(), unit()).normalize();
+        body.orientation = DQuat::from_axis_angle(axis, 3.0 * unit());
+        body.angular_velocity_rad_per_s = DVec3::new(unit(), unit(), unit()) * 20.0;
+        body.velocity_m_per_s = DVec3::new(unit(), unit(), 0.0) * 0.2;
+        let mut scene = DropScene::new(body, shape, 0.3, Settings::paper(0.6));
+        scene.body.position_m.z = 0.15 - scene.clearance_m();
+        scene
+    }
+
     /// No lowest point approaches the floor faster than the bound that lets a step skip the
     /// search for its moment of touching: every shape, tumbling at up to 300 rad/s, thrown up
     /// or down, flown for every fraction of a step from 0 to 1 (it fails without the turn's
     /// term, or with the fall speed taken at the start of the step only).
     #[test]
     fn no_point_approaches_faster_than_the_bound_over_a_step() {
-        let shapes = [
-            Shape::RoundedBox {
-                half_extents_m: DVec3::new(0.05, 0.02, 0.01),
-                corner_m: 0.002,
-            },
-            Shape::Cylinder {
-                radius_m: 0.012,
-                half_length_m: 0.001,
-                edge_m: 0.0003,
-            },
-            Shape::Cylinder {
-                radius_m: 0.0035,
-                half_length_m: 0.0875,
-                edge_m: 0.0005,
-            },
-            Shape::Ring {
-                radius_m: 0.009,
-                tube_m: 0.0015,
-            },
-            Shape::Sphere { radius_m: 0.01 },
-        ];
         let mut rng = fastrand::Rng::with_seed(29);
-        for shape in shapes {
+        for shape in SHAPES {
             for _ in 0..200 {
                 let mut body = RigidBody::at_rest(0.01, shape.inertia_kg_m2(0.01));
                 let mut unit = || 2.0 * rng.f64() - 1.0;
@@ -204,40 +216,16 @@ mod every_shape {
         }
     }
 
+    /// Every kind of falling body — box, coin, pencil, ring, ball — dropped 12 times in random
+    /// poses with spin comes to rest within 5 s (rolling and pivoting resistance end the rolls
+    /// and spins), with finite states and never more energy than it was dropped with (beyond
+    /// the rotation splitting's bounded oscillation in flight, below 10⁻⁴).
     #[test]
     fn every_shape_comes_to_rest() {
-        let shapes = [
-            Shape::RoundedBox {
-                half_extents_m: DVec3::new(0.05, 0.02, 0.01),
-                corner_m: 0.002,
-            },
-            Shape::Cylinder {
-                radius_m: 0.012,
-                half_length_m: 0.001,
-                edge_m: 0.0003,
-            },
-            Shape::Cylinder {
-                radius_m: 0.0035,
-                half_length_m: 0.0875,
-                edge_m: 0.0005,
-            },
-            Shape::Ring {
-                radius_m: 0.009,
-                tube_m: 0.0015,
-            },
-            Shape::Sphere { radius_m: 0.01 },
-        ];
         let mut rng = fastrand::Rng::with_seed(11);
-        for shape in shapes {
+        for shape in SHAPES {
             for drop in 0..12 {
-                let mut body = RigidBody::at_rest(0.01, shape.inertia_kg_m2(0.01));
-                let mut unit = || 2.0 * rng.f64() - 1.0;
-                let axis = DVec3::new(unit(), unit(), unit()).normalize();
-                body.orientation = DQuat::from_axis_angle(axis, 3.0 * unit());
-                body.angular_velocity_rad_per_s = DVec3::new(unit(), unit(), unit()) * 20.0;
-                body.velocity_m_per_s = DVec3::new(unit(), unit(), 0.0) * 0.2;
-                let mut scene = DropScene::new(body, shape, 0.3, Settings::paper(0.6));
-                scene.body.position_m.z = 0.15 - scene.clearance_m();
+                let mut scene = random_drop(shape, &mut rng);
                 let dropped = scene.energy_j();
                 while !scene.at_rest && scene.time_s < 5.0 {
                     scene
@@ -260,6 +248,61 @@ mod every_shape {
                 );
             }
         }
+    }
+
+    /// A body found standing still over its support replays that step's contacts until it
+    /// rests, as solving each step would have them: the same kinds at the same points, the
+    /// same load (the step's summed normal impulse, within 10⁻⁹; how four corners share it
+    /// moves with round-off), the same pose within a nanometre, and rest on the same step —
+    /// every shape, 12 drops each (it fails when a body still moving counts as standing, the
+    /// bound on its kinetic energy raised to a fall through the capture velocity).
+    #[test]
+    fn a_body_standing_still_replays_the_contacts_it_would_solve() {
+        const DT_S: f64 = 1.0 / 4000.0;
+        let mut rng = fastrand::Rng::with_seed(11);
+        let mut replays = 0;
+        for shape in SHAPES {
+            for drop in 0..12 {
+                let mut replayed = random_drop(shape, &mut rng);
+                while replayed.standing.is_none() && !replayed.at_rest && replayed.time_s < 5.0 {
+                    replayed.step(DT_S, &mut |_| {}).expect("PLUS resolves");
+                }
+                if replayed.standing.is_none() {
+                    continue;
+                }
+                replays += 1;
+                let mut solved = replayed.clone();
+                while !replayed.at_rest {
+                    solved.standing = None;
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    replayed.step(DT_S, &mut |e| a.push(e)).expect("replays");
+                    solved
+                        .step(DT_S, &mut |e| b.push(e))
+                        .expect("PLUS resolves");
+                    let at = format!("{shape:?} drop {drop} at {} s", solved.time_s);
+                    assert_eq!(a.len(), b.len(), "{at}: contacts");
+                    for (a, b) in a.iter().zip(&b) {
+                        assert_eq!(a.kind, b.kind, "{at}");
+                        assert!((a.point_m - b.point_m).length() <= 1e-9, "{at}: points");
+                    }
+                    let load = |events: &[ContactEvent]| -> f64 {
+                        events.iter().map(|e| e.normal_impulse_n_s).sum()
+                    };
+                    let (replayed_n_s, solved_n_s) = (load(&a), load(&b));
+                    assert!(
+                        (replayed_n_s - solved_n_s).abs() <= 1e-9 * solved_n_s,
+                        "{at}: load {replayed_n_s:e} N·s replayed, {solved_n_s:e} solved"
+                    );
+                    let moved = (solved.body.position_m - replayed.body.position_m).length();
+                    assert!(moved <= 1e-9, "{at}: the solved body moved {moved:e} m");
+                    assert_eq!(solved.at_rest, replayed.at_rest, "{at}: rest");
+                }
+            }
+        }
+        assert!(
+            replays >= 20,
+            "{replays} of 60 drops stood still before rest"
+        );
     }
 }
 
