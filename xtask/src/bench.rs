@@ -66,6 +66,14 @@ pub fn bench(json_output: bool) -> Result<()> {
     });
     if json_output {
         let mut all = headline.as_object().cloned().unwrap_or_default();
+        all.insert(
+            "scaling_voices_modes_ns_per_voice_mode_sample".into(),
+            group(&per_element, "scaling_voices_modes/"),
+        );
+        all.insert(
+            "scaling_drops_ns_per_body_sample".into(),
+            group(&per_element, "scaling_drops/"),
+        );
         all.insert("ns_per_element".into(), Value::Object(per_element));
         println!("{}", Value::Object(all));
         return Ok(());
@@ -76,6 +84,14 @@ pub fn bench(json_output: bool) -> Result<()> {
     }
     println!("\n{}", serde_json::to_string_pretty(&headline)?);
     Ok(())
+}
+
+/// The results of one benchmark group (ids starting with `prefix`), keyed by the rest of the id.
+fn group(per_element: &Map<String, Value>, prefix: &str) -> Value {
+    let members = per_element
+        .iter()
+        .filter_map(|(id, ns)| Some((id.strip_prefix(prefix)?.to_owned(), ns.clone())));
+    Value::Object(members.collect())
 }
 
 /// Every `<group>/<id>/new` result under `dir`: mean time per iteration over elements per iteration.
