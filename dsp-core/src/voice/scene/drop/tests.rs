@@ -109,6 +109,26 @@ fn drops_end_and_repeat() {
     assert_ne!(ya, yc);
 }
 
+/// A die that slides for ever (no friction, thrown sideways) is followed for the scene's 60 s
+/// and no longer: its sliding contact ends with the scene, and its voice ends as the plank falls
+/// silent (it fails with the lasting contact left on when the scene runs out of time: the
+/// voice plays on for good).
+#[test]
+fn a_drop_that_never_rests_ends_with_its_scene() {
+    let mut patch = drop_patch(DropBody::Die, "abs", 0.05);
+    patch.drop.mu = 0.0;
+    patch.drop.drift_m_per_s = 1.0;
+    patch.drop.spin_rad_per_s = 0.0;
+    let mut engine = Engine::new(48_000.0);
+    play(&mut engine, &patch, 60, MAX_DROP_S + 3.0);
+    let drop = &engine.voices[0].scenes.drop;
+    assert!(
+        !drop.scene.at_rest && drop.scene.body.velocity_m_per_s.length() > 0.01,
+        "the die still slides when its scene runs out"
+    );
+    assert_eq!(engine.active_voices(), 0, "the voice ended");
+}
+
 /// `body` of `material` dropped from 15 cm on a 3 kg floor of `kind` in `floor_material` of
 /// `size_m`, tuned by its material and size, at the physical level (the floors of
 /// `cargo xtask drop`).
