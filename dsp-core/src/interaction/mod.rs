@@ -443,9 +443,10 @@ impl Hammer {
         self.retired
     }
 
-    /// Whether the hammer can never touch the object again: retired, or flying away from it
-    /// (no pull towards it) beyond the farthest both surfaces can swing with the energy they
-    /// hold, which free modes never gain. Its velocity is then final.
+    /// Whether the hammer can never touch the object again while its pull and the object's
+    /// strike point stay as they are: retired, or flying away from it (no pull towards it)
+    /// beyond the farthest both surfaces can swing with the energy they hold, which free modes
+    /// never gain. With no pull at all (a drop's trial) its velocity is then final.
     /// [`Hammer::process_sample`] retires a hammer only [`RETIRE_GAP_M`] further out.
     pub fn is_gone_for_good(&self) -> bool {
         let pull = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;

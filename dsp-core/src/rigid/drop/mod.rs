@@ -118,6 +118,13 @@ fn mix_seed(seed: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A step that left the body standing still: its length and its contacts.
+#[derive(Clone, Copy, Debug)]
+struct Standing {
+    step_s: f64,
+    events: [Option<ContactEvent>; MAX_LOWEST_POINTS],
+}
+
 /// One body dropped on the floor.
 #[derive(Clone, Debug)]
 pub struct DropScene {
@@ -135,10 +142,10 @@ pub struct DropScene {
     quiet_s: f64,
     /// Whether the last step left the body standing still ([`DropScene::stands_still`]).
     still: bool,
-    /// The contacts of the second step in a row that left the body standing still (the first
-    /// may still have stopped what was left of its motion), which every step replays until it
-    /// rests.
-    standing: Option<[Option<ContactEvent>; MAX_LOWEST_POINTS]>,
+    /// The second step in a row that left the body standing still (the first may still have
+    /// stopped what was left of its motion): every step of its length replays its contacts
+    /// until the body rests. Nothing but `step` may move the body meanwhile.
+    standing: Option<Standing>,
     plus: Plus,
 }
 
@@ -220,8 +227,8 @@ impl DropScene {
             self.time_s += dt_s;
             return Ok(());
         }
-        if let Some(events) = self.standing {
-            for event in events.iter().flatten() {
+        if let Some(standing) = self.standing.filter(|s| s.step_s == dt_s) {
+            for event in standing.events.iter().flatten() {
                 on_contact(ContactEvent {
                     time_s: self.time_s,
                     ..*event
@@ -229,6 +236,7 @@ impl DropScene {
             }
             self.time_s += dt_s;
         } else {
+            self.standing = None;
             let mut events = [None; MAX_LOWEST_POINTS];
             let (mut count, mut impact) = (0, false);
             self.advance(dt_s, &mut |event| {
@@ -243,7 +251,10 @@ impl DropScene {
             let was_still = self.still;
             self.still = replayable && self.stands_still(dt_s);
             if was_still && self.still {
-                self.standing = Some(events);
+                self.standing = Some(Standing {
+                    step_s: dt_s,
+                    events,
+                });
             }
         }
         self.settle_if_quiet(dt_s, on_contact);
@@ -496,10 +507,14 @@ impl DropScene {
     /// the polygon of three or more lowest points (every half-plane through the centre holds
     /// one: the largest angle between neighbours about it is under π). Gravity's pull through
     /// the centre then presses the support and cannot turn the body: every later contact step
-    /// would only cancel it again, with the same contacts.
+    /// would only cancel it again, with the same contacts. Only under gravity along −z, the
+    /// floor's normal.
     fn stands_still(&self, dt_s: f64) -> bool {
-        let step_energy_j =
-            0.5 * self.body.mass_kg * (self.gravity_m_per_s2.length() * dt_s).powi(2);
+        let g = self.gravity_m_per_s2;
+        if !(g.z < 0.0 && g.x == 0.0 && g.y == 0.0) {
+            return false;
+        }
+        let step_energy_j = 0.5 * self.body.mass_kg * (g.z * dt_s).powi(2);
         if !(self.body.kinetic_energy_j() < STILL * step_energy_j) {
             return false;
         }
@@ -512,7 +527,7 @@ impl DropScene {
             *angle = p.y.atan2(p.x);
         }
         let angles = &mut angles[..count];
-        angles.sort_by(f64::total_cmp);
+        angles.sort_unstable_by(f64::total_cmp);
         let wrap = angles[0] + std::f64::consts::TAU - angles[count - 1];
         let widest = angles.windows(2).map(|w| w[1] - w[0]).fold(wrap, f64::max);
         widest < std::f64::consts::PI - SUPPORT_MARGIN_RAD

@@ -253,7 +253,8 @@ mod every_shape {
     /// A body found standing still over its support replays that step's contacts until it
     /// rests, as solving each step would have them: the same kinds at the same points, the
     /// same load (the step's summed normal impulse, within 10⁻⁹; how four corners share it
-    /// moves with round-off), the same pose within a nanometre, and rest on the same step —
+    /// moves with round-off), the same pose within a nanometre (and its turn within a nanometre
+    /// at the shape's reach), and rest on the same step within 5 s —
     /// every shape, 12 drops each (it fails when a body still moving counts as standing, the
     /// bound on its kinetic energy raised to a fall through the capture velocity).
     #[test]
@@ -272,7 +273,7 @@ mod every_shape {
                 }
                 replays += 1;
                 let mut solved = replayed.clone();
-                while !replayed.at_rest {
+                while !replayed.at_rest && replayed.time_s < 5.0 {
                     solved.standing = None;
                     let (mut a, mut b) = (Vec::new(), Vec::new());
                     replayed.step(DT_S, &mut |e| a.push(e)).expect("replays");
@@ -295,8 +296,17 @@ mod every_shape {
                     );
                     let moved = (solved.body.position_m - replayed.body.position_m).length();
                     assert!(moved <= 1e-9, "{at}: the solved body moved {moved:e} m");
+                    let turned = solved
+                        .body
+                        .orientation
+                        .angle_between(replayed.body.orientation);
+                    assert!(
+                        turned * shape.reach_m() <= 1e-9,
+                        "{at}: the solved body turned {turned:e} rad"
+                    );
                     assert_eq!(solved.at_rest, replayed.at_rest, "{at}: rest");
                 }
+                assert!(replayed.at_rest, "{shape:?} drop {drop}: rests within 5 s");
             }
         }
         assert!(

@@ -62,7 +62,7 @@ const TRIALS: usize = 4;
 const TRIAL_TOLERANCE: f64 = 0.01;
 const MAX_CORRECTION: f64 = 4.0;
 /// The longest a drop is followed, s: a body that never lands or rests (no gravity, no friction)
-/// ends there, its lasting contact with it.
+/// ends there, its lasting contact lifted off with it.
 const MAX_DROP_S: f64 = 60.0;
 /// Smoothing of the rolling track's speed as the macro scene reports it, s.
 const TRACK_SMOOTHING_S: f64 = 0.005;
@@ -323,12 +323,15 @@ impl DropPlay {
                 .for_each(|i| i.at_sample = 0);
         }
         if self.into_step == 0 && !self.finished {
-            energy_j += self.macro_step(hammer, bank, dt_s);
             if self.scene.time_s > MAX_DROP_S {
                 // A body that never lands or never rests (no gravity, no friction): the drop
-                // ends, and a lasting contact with it.
+                // ends, and a lasting contact is lifted off it without a jolt.
                 self.finished = true;
-                self.lasting_contact(hammer, bank, false, 0.0, 0.0, dt_s);
+                if self.lasting.take().is_some() {
+                    hammer.lift_off(bank);
+                }
+            } else {
+                energy_j += self.macro_step(hammer, bank, dt_s);
             }
         }
         if self.lasting.is_none() && !hammer.is_retired() && self.micro_impact_over(hammer) {
