@@ -1,5 +1,7 @@
 //! Per-note expression: what CLAP note expressions, polyphonic modulation and MPE channels change in one voice.
 
+use crate::smooth::approach;
+
 /// A note as the host names it: its MIDI key and channel, and CLAP's note id when the host gives
 /// one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -214,13 +216,14 @@ impl Expression {
 }
 
 /// A one-pole follower: moves towards its target with time constant [`EXPRESSION_SMOOTHING_S`]
-/// and lands on it exactly once within 10⁻⁶ of the step (−120 dB, 14 time constants).
+/// and lands on it exactly once within 10⁻⁶ of the step (−120 dB, 14 time constants), by
+/// [`approach`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Follower {
     pub now: f64,
     pub target: f64,
-    /// Share of the remaining distance covered per sample.
-    coefficient: f64,
+    /// Share of the remaining distance kept per sample.
+    keep: f64,
     snap: f64,
 }
 
@@ -230,7 +233,7 @@ impl Follower {
         Self {
             now: value,
             target: value,
-            coefficient: -(-dt_s / EXPRESSION_SMOOTHING_S).exp_m1(),
+            keep: (-dt_s / EXPRESSION_SMOOTHING_S).exp(),
             snap: 0.0,
         }
     }
@@ -252,12 +255,7 @@ impl Follower {
     /// One sample on; the new value.
     #[inline]
     pub fn next(&mut self) -> f64 {
-        let gap = self.target - self.now;
-        self.now = if gap.abs() <= self.snap {
-            self.target
-        } else {
-            self.now + self.coefficient * gap
-        };
+        self.now = approach(self.now, self.target, self.keep, self.snap);
         self.now
     }
 }
