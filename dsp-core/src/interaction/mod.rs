@@ -35,8 +35,9 @@ const MAX_WELL_FRACTION_OF_FS: f64 = 0.45;
 /// Once the hammer recedes and is this far (m) beyond the farthest the object's surface can swing,
 /// it can no longer touch the object and is no longer integrated.
 const RETIRE_GAP_M: f64 = 0.01;
-/// [`Hammer::is_gone_for_good`] takes the surfaces' reach this much larger, for its round-off.
-const REACH_MARGIN: f64 = 1.000_001;
+/// [`Hammer::is_gone_for_good`] keeps this share of the surfaces' reach beyond it, for its
+/// round-off.
+const REACH_ROUND_OFF: f64 = 1e-6;
 /// Samples of a ringing striker's pickups [`Hammer::ring_block`] holds at a time.
 const STRIKER_BLOCK: usize = 64;
 
@@ -449,10 +450,16 @@ impl Hammer {
     /// never gain. With no pull at all (a drop's trial) its velocity is then final.
     /// [`Hammer::process_sample`] retires a hammer only [`RETIRE_GAP_M`] further out.
     pub fn is_gone_for_good(&self) -> bool {
+        let gone = self.contact.is_none() && self.recedes_beyond(REACH_ROUND_OFF * self.reach_m);
+        self.retired || gone
+    }
+
+    /// Whether the hammer flies away from the object (no pull towards it) more than `gap_m`
+    /// beyond the farthest both surfaces can swing with the energy they hold (`reach_m`,
+    /// as of the last strike or contact's end: free modes never gain energy).
+    fn recedes_beyond(&self, gap_m: f64) -> bool {
         let pull = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
-        let receding = self.velocity_m_per_s <= 0.0 && pull <= 0.0;
-        let out_of_reach = self.position_m + REACH_MARGIN * self.reach_m < 0.0;
-        self.retired || (self.contact.is_none() && receding && out_of_reach)
+        self.velocity_m_per_s <= 0.0 && pull <= 0.0 && self.position_m + self.reach_m < -gap_m
     }
 
     /// Whether a contact is under way.
@@ -589,8 +596,7 @@ impl Hammer {
                 // Out of reach for this whole sample: the surface never gets past −reach.
                 self.position_m = y_end;
                 self.velocity_m_per_s += g * dt_s;
-                if y_end + self.reach_m < -RETIRE_GAP_M && self.velocity_m_per_s <= 0.0 && g <= 0.0
-                {
+                if self.recedes_beyond(RETIRE_GAP_M) {
                     // Receding, out of reach and never coming back.
                     self.retire();
                 }
