@@ -774,29 +774,42 @@ fn a_landing_that_stays_is_stepped_as_its_well_once_it_is_over() {
     );
 }
 
+/// An object of 13 modes from `object_f1_hz` (overtones as n^1.3, struck less as 1/n) and a
+/// striker of 5 from `striker_f1_hz` (as n^1.7), ringing for `object_t60_s` and
+/// `striker_t60_s`.
+fn ringing_pair(
+    object_f1_hz: f64,
+    object_t60_s: f64,
+    striker_f1_hz: f64,
+    striker_t60_s: f64,
+) -> (Vec<Mode>, Vec<Mode>) {
+    let object = (1..=13)
+        .map(|i| {
+            mode(
+                object_f1_hz * f64::from(i).powf(1.3),
+                object_t60_s,
+                1.0 / f64::from(i),
+            )
+        })
+        .collect();
+    let striker = (1..=5)
+        .map(|i| mode(striker_f1_hz * f64::from(i).powf(1.7), striker_t60_s, 1.2))
+        .collect();
+    (object, striker)
+}
+
 /// A retired hammer with a ringing striker heard at 0.6 of its level, rung a sample at a time
 /// (`process_sample`) and in blocks of odd lengths (`ring_block`): the same bits, sample by
 /// sample.
 #[test]
 fn a_retired_ringing_hammer_rings_the_same_bits_in_blocks() {
-    let setup = ContactSetup {
-        law: HuntCrossley {
-            stiffness: 3e7,
-            mu_s_per_m: 0.05,
-            alpha: 1.5,
-        },
-        method: Method::Am1,
-        guard: true,
-        exit_correction: true,
-        damping: Damping::HuntCrossley,
-        restitution: None,
+    let law = HuntCrossley {
+        stiffness: 3e7,
+        mu_s_per_m: 0.05,
+        alpha: 1.5,
     };
-    let object_modes: Vec<Mode> = (1..=13)
-        .map(|i| mode(210.0 * f64::from(i).powf(1.3), 1.5, 1.0 / f64::from(i)))
-        .collect();
-    let striker_modes: Vec<Mode> = (1..=5)
-        .map(|i| mode(1_700.0 * f64::from(i).powf(1.7), 0.4, 1.2))
-        .collect();
+    let setup = ContactSetup::hunt_crossley(law, Method::Am1);
+    let (object_modes, striker_modes) = ringing_pair(210.0, 1.5, 1_700.0, 0.4);
     let make = || {
         let mut object = ModalBank::new(0.05);
         object.set_modes(&object_modes, FS);
@@ -872,12 +885,7 @@ fn a_hammer_gone_for_good_never_touches_again() {
         restitution: Some(0.3),
         ..ContactSetup::hunt_crossley(law, Method::Am1)
     };
-    let object_modes: Vec<Mode> = (1..=13)
-        .map(|i| mode(180.0 * f64::from(i).powf(1.3), 2.0, 1.0 / f64::from(i)))
-        .collect();
-    let striker_modes: Vec<Mode> = (1..=5)
-        .map(|i| mode(900.0 * f64::from(i).powf(1.7), 1.0, 1.2))
-        .collect();
+    let (object_modes, striker_modes) = ringing_pair(180.0, 2.0, 900.0, 1.0);
     let mut gone = 0;
     for k in 0..40 {
         let mut object = ModalBank::new(0.01);
