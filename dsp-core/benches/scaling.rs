@@ -1,12 +1,14 @@
 //! How the engine's cost grows with the work: voices × modes ringing freely (1–64 voices of 8–128 modes), and dropped bodies falling at once (1–16).
 
 mod common;
+#[path = "common/dropped_die.rs"]
+mod dropped_die;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use dropped_die::dropped_die;
 use std::hint::black_box;
-use urto_dsp::material;
 use urto_dsp::resonator::{object_modes, Mode, ObjectKind, MAX_MODES};
-use urto_dsp::voice::{Engine, Expression, NoteId, Patch, PlayMode, MAX_VOICES};
+use urto_dsp::voice::{Engine, Expression, NoteId, Patch, MAX_VOICES};
 
 const FS: f64 = 48_000.0;
 const BLOCK: usize = 1024;
@@ -71,23 +73,13 @@ fn voices_by_modes(c: &mut Criterion) {
 }
 
 fn drops_at_once(c: &mut Criterion) {
-    // Dice dropped from 5 cm on a 32-mode oak plank, all at once, each the same drop (the
+    // The dropped die of `voice_32_modes/drop`, several at once, each the same drop (the
     // same key on its own channel, struck as the first note: the same pose and spin): the
     // whole second in which they land, rattle and rest, per iteration. ns per body·sample,
     // constant while the work grows linearly.
     let mut group = c.benchmark_group("scaling_drops");
     group.sample_size(10);
-    let mut patch = Patch {
-        mode: PlayMode::Drop,
-        ..Patch::default()
-    };
-    patch.object.kind = ObjectKind::Plank;
-    patch.object.num_modes = 32;
-    patch.object.t60_s = 20.0;
-    patch.object_material = material::by_id("oak").expect("oak");
-    patch.striker.material = material::by_id("abs").expect("abs");
-    patch.fall.height_m = 0.05;
-    let patch = patch.resolved();
+    let patch = dropped_die();
     let second = FS as usize;
     let mut out = vec![0.0f32; second];
     for bodies in DROPS {

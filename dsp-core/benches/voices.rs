@@ -4,12 +4,15 @@
 //! notes.
 
 mod common;
+#[path = "common/dropped_die.rs"]
+mod dropped_die;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use dropped_die::dropped_die;
 use std::hint::black_box;
 use urto_dsp::body::{StrikerKind, StrikerSpec};
 use urto_dsp::contact::HuntCrossley;
-use urto_dsp::material::{self, Material, MATERIALS};
+use urto_dsp::material::{Material, MATERIALS};
 use urto_dsp::resonator::{ObjectKind, ObjectSpec};
 use urto_dsp::surface::{SurfaceKind, SurfaceSettings};
 use urto_dsp::voice::{Engine, Patch, PlayMode, MAX_VOICES};
@@ -162,16 +165,8 @@ fn voice(c: &mut Criterion) {
             black_box(bounce_out[second - 1])
         })
     });
-    // A die dropped from 5 cm on a 32-mode oak plank: it lands, rattles and rests within the
-    // second rendered per iteration (PLUS impacts, micro-impacts with their trials, the contact
-    // steps on the floor).
-    let mut dropping = patch_32_modes();
-    dropping.mode = PlayMode::Drop;
-    dropping.object.kind = ObjectKind::Plank;
-    dropping.object_material = material::by_id("oak").expect("oak");
-    dropping.striker.material = material::by_id("abs").expect("abs");
-    dropping.fall.height_m = 0.05;
-    let dropping = dropping.resolved();
+    // The dropped die, the whole second in which it lands, rattles and rests per iteration.
+    let dropping = dropped_die();
     group.bench_function("drop", |b| {
         let mut engine = Engine::new(FS);
         b.iter(|| {
