@@ -28,5 +28,6 @@ pub mod restitution;
 pub mod rigid;
 pub mod roll;
 pub mod smooth;
+pub mod stream;
 pub mod surface;
 pub mod voice;

@@ -7,6 +7,7 @@ use std::process::Command;
 mod apt;
 mod audition;
 mod bench;
+mod crumple;
 mod demo;
 mod drop;
 mod factory;
@@ -61,6 +62,10 @@ const USAGE: &str = "usage: cargo xtask <command>
   drop --body die|coin|rod|spoon|brick|ring|sphere [--material M] --floor plank|plate|glass|tile|stone
        --height H --seed S [--mu 0.3] [--json] [--wav PATH]
                          a drop note: every contact with the floor, rest time, final pose; its sound
+  crumple --rate-per-s R (--energy-exponent A --min-energy-j E0 [--max-energy-j E1] |
+          --sdt-energy-j E) --seconds S --seed N [--sample-rate-hz SR] [--json]
+                         a crumpling stream's events (time, energy, size), the same at every
+                         sample rate
   friction stick-slip --mass-kg M --frequency-hz F --normal-force-n N --mu-static S
            --mu-kinetic K --belt-speed-m-per-s V [--stribeck-m-per-s VS]
            [--bristle-stiffness-n-per-m S0] [--sample-rate-hz R] [--seconds T] [--json]
@@ -118,6 +123,7 @@ fn main() -> Result<()> {
         Some("bounce") => paper::bounce(&paper::BounceArgs::parse_from(&args)),
         Some("rigid") => rigid::rigid(&args[1..]),
         Some("drop") => drop::drop(&drop::DropArgs::parse_from(&args)),
+        Some("crumple") => crumple::crumple(&crumple::CrumpleArgs::parse_from(&args)),
         Some("friction") => friction::friction(&friction::FrictionArgs::parse_from(&args)),
         Some("scrape") => scrape::run(&scrape::ScrapeArgs::parse_from(&args)),
         Some("restitution") => paper::restitution(&paper::RestitutionArgs::parse_from(&args)),
