@@ -8,11 +8,13 @@ use crate::resonator::{BankSetup, ModalBank, Mode, Pickup, Pushed, Slot, Surface
 mod discrete_gradient;
 mod guard;
 mod onset;
+mod pool;
 mod resting;
 mod setup;
 mod trace;
 use crate::contact::{MAX_STIFFNESS, MIN_STIFFNESS};
 use discrete_gradient::{potential_j, solve_discrete_gradient};
+pub use pool::{PoolStrike, StrikerPool, POOL_STRIKERS, POOL_STRIKER_MODES, POOL_SUB_STEPS};
 use resting::RestingContact;
 pub use setup::{ContactPrep, ContactSetup, Damping, Gravity};
 pub use trace::{ContactTrace, TracePoint, TRACE_ONSETS, TRACE_POINTS};

@@ -1,0 +1,510 @@
+//! A pool of strikers on one object: impacts that overlap (a crumple's, a break's), each through the energy-consistent contact, all solved with the object's modes in one step.
+//!
+//! Each striker is a rigid mass with a few modes of its own (a fragment, a grain) flying at the
+//! object's strike point. While one may touch within a sample, the sample is taken in
+//! [`POOL_SUB_STEPS`] steps of length h. In each, a touching striker's force is AM1's discrete
+//! gradient ([`solve_discrete_gradient`]) and the object moves under the sum S of the forces held
+//! over the step: the object's strike point ends at w_free + c_o·S, so striker i's compression is
+//! x₁ᵢ = x_base,i − c_o·S − cᵢ·Fᵢ, each Fᵢ(S) falls as S grows, and the step's S is the one root
+//! of ΣFᵢ(S) = S (regula falsi on [0, ΣFᵢ(0)]). Each contact's energy identity holds as in the
+//! hammer's AM1 step, ΔTᵢ + ΔE_striker,i + ΔVᵢ = −Fᵢ·Δ(yᵢ + w_s,i) + Fᵢ·Δxᵢ − Dᵢ, and the object
+//! gains S·Δw_o − D_o; with S = ΣFᵢ they sum to −ΣDᵢ − D_o ≤ 0: the pool is as passive as one
+//! contact, however many overlap. A striker that has flown off rings on by itself until it is
+//! quiet; a new event takes an idle striker, or the one ringing quietest (its tail is cut, never
+//! a flight or a contact), or is refused when all are in flight.
+
+use super::discrete_gradient::{potential_j, solve_discrete_gradient};
+use super::{ContactSetup, Damping};
+use crate::contact::HuntCrossley;
+use crate::integrate::Method;
+use crate::resonator::{ModalBank, Mode, Pickup, Slot, Surface};
+use crate::restitution::mu_for_restitution;
+
+/// Strikers a pool holds: events in flight at once.
+pub const POOL_STRIKERS: usize = 16;
+/// Steps a sample is taken in while a striker may touch the object.
+pub const POOL_SUB_STEPS: usize = 8;
+/// Modes of its own a striker keeps at most.
+pub const POOL_STRIKER_MODES: usize = 4;
+/// The longest a striker flies after its first touch before it is taken away (out of contact),
+/// s: a striker chattering on an object that swings towards it ends there.
+const MAX_FLIGHT_S: f64 = 0.01;
+/// A striker ringing by itself is quiet once its vibration holds less than this share of the
+/// energy it was launched with.
+const QUIET_SHARE: f64 = 1e-10;
+/// Relative tolerance of the step's total force, and the most regula falsi iterations.
+const SUM_TOLERANCE: f64 = 1e-13;
+const MAX_SUM_ITERATIONS: usize = 100;
+
+/// One event as the pool strikes it.
+#[derive(Clone, Copy, Debug)]
+pub struct PoolStrike<'a> {
+    /// Closing speed towards the object's surface, m/s (> 0).
+    pub v_in_m_per_s: f64,
+    pub mass_kg: f64,
+    /// Distance from the object's surface it starts at, m: its arrival falls that far into the
+    /// sample about to be taken.
+    pub gap_m: f64,
+    /// The contact's stiffness k (N/m^α) and shape α; its damping restitutes `restitution` at
+    /// this striker's speed (eq. 6 inverted).
+    pub stiffness: f64,
+    pub alpha: f64,
+    pub restitution: f64,
+    /// The striker's own modes (at most [`POOL_STRIKER_MODES`] are kept), their modal mass its
+    /// mass.
+    pub modes: &'a [Mode],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Idle,
+    Flying,
+    Ringing,
+}
+
+/// One striker of the pool and its step's working values.
+struct PoolStriker {
+    phase: Phase,
+    mass_kg: f64,
+    position_m: f64,
+    velocity_m_per_s: f64,
+    force_n: f64,
+    setup: ContactSetup,
+    bank: Box<ModalBank>,
+    surface: Surface,
+    launch_energy_j: f64,
+    /// Samples since its first touch (0 until then).
+    flight_samples: u32,
+    /// This step: the compression at its start, the compression with no force, the striker's
+    /// own compliance (rigid mass and modes), whether it may touch.
+    x0_m: f64,
+    x_base_m: f64,
+    compliance_m_per_n: f64,
+    touching: bool,
+}
+
+impl PoolStriker {
+    fn new() -> Self {
+        Self {
+            phase: Phase::Idle,
+            mass_kg: 1.0,
+            position_m: 0.0,
+            velocity_m_per_s: 0.0,
+            force_n: 0.0,
+            setup: ContactSetup::hunt_crossley(
+                HuntCrossley {
+                    stiffness: 1e6,
+                    mu_s_per_m: 0.0,
+                    alpha: 1.5,
+                },
+                Method::Am1,
+            ),
+            bank: ModalBank::new(1.0),
+            surface: Surface::default(),
+            launch_energy_j: 0.0,
+            flight_samples: 0,
+            x0_m: 0.0,
+            x_base_m: 0.0,
+            compliance_m_per_n: 0.0,
+            touching: false,
+        }
+    }
+
+    /// Kinetic energy of its rigid motion, J.
+    fn kinetic_j(&self) -> f64 {
+        0.5 * self.mass_kg * self.velocity_m_per_s * self.velocity_m_per_s
+    }
+
+    /// Compression against the object's strike point at `object_m`, m.
+    fn compression_m(&self, object_m: f64) -> f64 {
+        self.position_m + self.surface.displacement_m - object_m
+    }
+
+    /// The force of this step were the object to take `sum_n` in all.
+    fn force_at(&self, sum_n: f64, object_compliance: f64, h: f64) -> f64 {
+        if !self.touching {
+            return 0.0;
+        }
+        let x_base = self.x_base_m - object_compliance * sum_n;
+        let c = self.compliance_m_per_n;
+        solve_discrete_gradient(&self.setup, self.x0_m, x_base, c, h, self.force_n).0
+    }
+
+    /// Take the step of length `h` under `force_n` (trapezoid rule for the rigid mass, the
+    /// modes exact under the reaction held).
+    fn advance(&mut self, force_n: f64, h: f64) {
+        let m = self.mass_kg;
+        self.position_m += h * self.velocity_m_per_s - h * h / (2.0 * m) * force_n;
+        self.velocity_m_per_s -= h * force_n / m;
+        self.surface = self.bank.advance(Slot::Sub, -force_n);
+        self.force_n = force_n;
+    }
+}
+
+/// Strikers flying at one object, their contacts solved together (allocated once; nothing on
+/// the audio path allocates).
+pub struct StrikerPool {
+    strikers: Vec<PoolStriker>,
+    /// The length of a sub-step the object's and the strikers' sub-step transitions are for, s.
+    sub_dt_s: f64,
+    /// What the strikers' own ringing adds to the object's at the pickups.
+    striker_level: f64,
+    /// The striker's μ·v_in for the last restitution met (eq. 6 inverted depends on e alone).
+    restituted: (f64, f64),
+    /// Energy the launches put in, and energy the strikers took away as they flew off, J.
+    energy_in_j: f64,
+    energy_out_j: f64,
+    /// Events struck, and refused because every striker was in flight.
+    pub launched: u64,
+    pub refused: u64,
+}
+
+impl Default for StrikerPool {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl StrikerPool {
+    pub fn new() -> Self {
+        Self {
+            strikers: (0..POOL_STRIKERS).map(|_| PoolStriker::new()).collect(),
+            sub_dt_s: f64::NAN,
+            striker_level: 1.0,
+            restituted: (f64::NAN, f64::NAN),
+            energy_in_j: 0.0,
+            energy_out_j: 0.0,
+            launched: 0,
+            refused: 0,
+        }
+    }
+
+    /// Start afresh on `bank` at samples of `dt_s`: every striker idle, the object's sub-step
+    /// transition prepared (the pool owns [`Slot::Sub`] of the bank while it plays), the
+    /// strikers heard at `striker_level`.
+    pub fn start(&mut self, bank: &mut ModalBank, dt_s: f64, striker_level: f64) {
+        self.sub_dt_s = dt_s / POOL_SUB_STEPS as f64;
+        bank.prepare(Slot::Sub, self.sub_dt_s);
+        for striker in &mut self.strikers {
+            striker.phase = Phase::Idle;
+        }
+        self.striker_level = striker_level.max(0.0);
+        self.energy_in_j = 0.0;
+        self.energy_out_j = 0.0;
+        self.launched = 0;
+        self.refused = 0;
+    }
+
+    /// Strike `strike` at the object in `bank`, sampled at `sample_rate_hz`; false when every
+    /// striker is in flight (the event is refused and counted).
+    pub fn strike(
+        &mut self,
+        bank: &ModalBank,
+        strike: &PoolStrike<'_>,
+        sample_rate_hz: f64,
+    ) -> bool {
+        let Some(slot) = self.free_slot() else {
+            self.refused += 1;
+            return false;
+        };
+        let mu_v_in = self.mu_v_in(strike.restitution);
+        let striker = &mut self.strikers[slot];
+        if striker.phase == Phase::Ringing {
+            self.energy_out_j += striker.bank.energy_j();
+        }
+        let v_in = strike.v_in_m_per_s.max(1e-9);
+        striker.mass_kg = strike.mass_kg;
+        striker.bank.set_mass_kg(strike.mass_kg);
+        let kept = strike.modes.len().min(POOL_STRIKER_MODES);
+        striker
+            .bank
+            .set_modes(&strike.modes[..kept], sample_rate_hz);
+        striker.bank.prepare(Slot::Sub, self.sub_dt_s);
+        striker.surface = striker.bank.surface();
+        striker.setup.law = HuntCrossley {
+            stiffness: strike.stiffness,
+            mu_s_per_m: mu_v_in / v_in,
+            alpha: strike.alpha,
+        };
+        striker.setup.damping = Damping::HuntCrossley;
+        striker.position_m = bank.strike_displacement_m() - strike.gap_m.max(0.0);
+        striker.velocity_m_per_s = v_in + bank.strike_velocity_m_per_s();
+        striker.force_n = 0.0;
+        striker.flight_samples = 0;
+        striker.phase = Phase::Flying;
+        striker.launch_energy_j = striker.kinetic_j();
+        self.energy_in_j += striker.launch_energy_j;
+        self.launched += 1;
+        true
+    }
+
+    /// An idle striker, or else the one ringing quietest; none when all are in flight.
+    fn free_slot(&self) -> Option<usize> {
+        if let Some(idle) = self.strikers.iter().position(|s| s.phase == Phase::Idle) {
+            return Some(idle);
+        }
+        self.strikers
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.phase == Phase::Ringing)
+            .min_by(|(_, a), (_, b)| a.bank.energy_j().total_cmp(&b.bank.energy_j()))
+            .map(|(i, _)| i)
+    }
+
+    /// μ·v_in restituting `e` (eq. 6 inverted), kept for the last e met.
+    fn mu_v_in(&mut self, e: f64) -> f64 {
+        if e != self.restituted.0 {
+            self.restituted = (e, mu_for_restitution(e, 1.0));
+        }
+        self.restituted.1
+    }
+
+    /// Whether a striker is in flight.
+    pub fn is_flying(&self) -> bool {
+        self.strikers.iter().any(|s| s.phase == Phase::Flying)
+    }
+
+    /// Whether any striker flies or rings.
+    pub fn is_active(&self) -> bool {
+        self.strikers.iter().any(|s| s.phase != Phase::Idle)
+    }
+
+    /// Energy the launches put in minus what the strikers took away as they flew off or were
+    /// cut, J: what the object, the strikers and their contacts may hold at most.
+    pub fn net_energy_in_j(&self) -> f64 {
+        self.energy_in_j - self.energy_out_j
+    }
+
+    /// The energy the strikers hold (rigid motion of those in flight, their vibration, their
+    /// contacts' potential) against the object in `bank`, J.
+    pub fn energy_j(&self, bank: &ModalBank) -> f64 {
+        let object_m = bank.strike_displacement_m();
+        self.strikers
+            .iter()
+            .map(|s| match s.phase {
+                Phase::Idle => 0.0,
+                Phase::Ringing => s.bank.energy_j(),
+                Phase::Flying => {
+                    s.kinetic_j()
+                        + s.bank.energy_j()
+                        + potential_j(&s.setup.law, s.compression_m(object_m))
+                }
+            })
+            .sum()
+    }
+
+    /// Advance the object in `bank` and every striker by one sample of `dt_s` (the length
+    /// [`StrikerPool::start`] was given): what the pickups hear.
+    pub fn process_sample(&mut self, bank: &mut ModalBank, dt_s: f64) -> Pickup {
+        let mut pickup = if self.may_touch(bank, dt_s) {
+            self.contact_sample(bank)
+        } else {
+            self.free_sample(bank, dt_s)
+        };
+        for striker in &mut self.strikers {
+            if striker.phase == Phase::Ringing {
+                let own = striker.bank.ring();
+                pickup.mid_pa += self.striker_level * own.mid_pa;
+                pickup.side_pa += self.striker_level * own.side_pa;
+            }
+        }
+        self.retire(bank);
+        pickup
+    }
+
+    /// Whether a striker in flight may touch the object within the next sample: compressed at
+    /// its start or, with nothing touching, at its end.
+    fn may_touch(&self, bank: &ModalBank, dt_s: f64) -> bool {
+        if !self.is_flying() {
+            return false;
+        }
+        let object_now = bank.strike_displacement_m();
+        let object_end = bank.predict_free(Slot::Full).0;
+        self.strikers
+            .iter()
+            .filter(|s| s.phase == Phase::Flying)
+            .any(|s| {
+                let end =
+                    s.position_m + dt_s * s.velocity_m_per_s + s.bank.predict_free(Slot::Full).0;
+                s.compression_m(object_now) > 0.0 || end - object_end > 0.0
+            })
+    }
+
+    /// A sample with nothing touching: the object and the strikers in flight ring freely, and
+    /// those fly on.
+    fn free_sample(&mut self, bank: &mut ModalBank, dt_s: f64) -> Pickup {
+        let mut pickup = bank.ring();
+        for striker in self
+            .strikers
+            .iter_mut()
+            .filter(|s| s.phase == Phase::Flying)
+        {
+            striker.position_m += dt_s * striker.velocity_m_per_s;
+            striker.force_n = 0.0;
+            let own = striker.bank.ring();
+            striker.surface.displacement_m = striker.bank.strike_displacement_m();
+            pickup.mid_pa += self.striker_level * own.mid_pa;
+            pickup.side_pa += self.striker_level * own.side_pa;
+        }
+        pickup
+    }
+
+    /// A sample in [`POOL_SUB_STEPS`] contact steps.
+    fn contact_sample(&mut self, bank: &mut ModalBank) -> Pickup {
+        let h = self.sub_dt_s;
+        let mut object = bank.surface();
+        for _ in 0..POOL_SUB_STEPS {
+            object = self.contact_step(bank, object.displacement_m, h);
+        }
+        let mut pickup = object.pickup;
+        for striker in self.strikers.iter().filter(|s| s.phase == Phase::Flying) {
+            pickup.mid_pa += self.striker_level * striker.surface.pickup.mid_pa;
+            pickup.side_pa += self.striker_level * striker.surface.pickup.side_pa;
+        }
+        pickup
+    }
+
+    /// One contact step of length `h` from the object's strike point at `object_m`.
+    fn contact_step(&mut self, bank: &mut ModalBank, object_m: f64, h: f64) -> Surface {
+        let object_free = bank.predict_free(Slot::Sub).0;
+        let object_compliance = bank.compliance(Slot::Sub).0;
+        for s in self
+            .strikers
+            .iter_mut()
+            .filter(|s| s.phase == Phase::Flying)
+        {
+            s.x0_m = s.compression_m(object_m);
+            s.x_base_m = s.position_m + h * s.velocity_m_per_s + s.bank.predict_free(Slot::Sub).0
+                - object_free;
+            s.compliance_m_per_n = h * h / (2.0 * s.mass_kg) + s.bank.compliance(Slot::Sub).0;
+            s.touching = s.x0_m > 0.0 || s.x_base_m > 0.0;
+        }
+        let touching = self
+            .strikers
+            .iter()
+            .filter(|s| s.phase == Phase::Flying && s.touching);
+        let alone = touching.count() == 1;
+        let sum_n = self.total_force_n(object_compliance, h);
+        let mut total_n = 0.0;
+        for s in self
+            .strikers
+            .iter_mut()
+            .filter(|s| s.phase == Phase::Flying)
+        {
+            let force_n = match (s.touching, alone) {
+                (false, _) => 0.0,
+                (true, true) => sum_n,
+                (true, false) => s.force_at(sum_n, object_compliance, h),
+            };
+            s.advance(force_n, h);
+            total_n += force_n;
+        }
+        bank.advance(Slot::Sub, total_n)
+    }
+
+    /// The step's total force S, the root of ΣFᵢ(S) = S: Fᵢ(S) does not grow with S, so the root
+    /// is one, in [0, ΣFᵢ(0)]; one touching striker solves its own contact against the object's
+    /// compliance in series with its own.
+    fn total_force_n(&self, object_compliance: f64, h: f64) -> f64 {
+        let mut touching = self
+            .strikers
+            .iter()
+            .filter(|s| s.phase == Phase::Flying && s.touching);
+        let (Some(first), second) = (touching.next(), touching.next()) else {
+            return 0.0;
+        };
+        if second.is_none() {
+            let c = first.compliance_m_per_n + object_compliance;
+            return solve_discrete_gradient(
+                &first.setup,
+                first.x0_m,
+                first.x_base_m,
+                c,
+                h,
+                first.force_n,
+            )
+            .0;
+        }
+        let sum_at = |sum_n: f64| -> f64 {
+            self.strikers
+                .iter()
+                .filter(|s| s.phase == Phase::Flying)
+                .map(|s| s.force_at(sum_n, object_compliance, h))
+                .sum()
+        };
+        // Regula falsi (Illinois) on g(S) = ΣFᵢ(S) − S, g(0) ≥ 0 ≥ g(ΣFᵢ(0)).
+        let (mut lo, mut hi) = (0.0, sum_at(0.0));
+        let (mut g_lo, mut g_hi) = (hi, sum_at(hi) - hi);
+        if !(hi > 0.0) || g_hi >= 0.0 {
+            return hi.max(0.0);
+        }
+        let tolerance = SUM_TOLERANCE * hi;
+        let mut side = 0i8;
+        for _ in 0..MAX_SUM_ITERATIONS {
+            let s = (lo * g_hi - hi * g_lo) / (g_hi - g_lo);
+            let g = sum_at(s) - s;
+            if g.abs() <= tolerance || hi - lo <= tolerance {
+                return s;
+            }
+            if g > 0.0 {
+                lo = s;
+                g_lo = g;
+                if side == 1 {
+                    g_hi *= 0.5;
+                }
+                side = 1;
+            } else {
+                hi = s;
+                g_hi = g;
+                if side == -1 {
+                    g_lo *= 0.5;
+                }
+                side = -1;
+            }
+        }
+        0.5 * (lo + hi)
+    }
+
+    /// Strikers that have flown off beyond the reach of both surfaces (or flown too long) ring
+    /// on by themselves, their rigid motion's energy gone with them; strikers ringing quietly
+    /// fall idle.
+    fn retire(&mut self, bank: &ModalBank) {
+        let max_flight = (MAX_FLIGHT_S / (self.sub_dt_s * POOL_SUB_STEPS as f64)) as u32;
+        let mut object_reach_m = f64::NAN;
+        for s in &mut self.strikers {
+            match s.phase {
+                Phase::Idle => {}
+                Phase::Ringing => {
+                    if s.bank.energy_j() < QUIET_SHARE * s.launch_energy_j {
+                        self.energy_out_j += s.bank.energy_j();
+                        s.phase = Phase::Idle;
+                    }
+                }
+                Phase::Flying => {
+                    if s.force_n > 0.0 || s.flight_samples > 0 {
+                        s.flight_samples += 1;
+                    }
+                    if s.force_n > 0.0 {
+                        continue;
+                    }
+                    // Flying away (no pull on it) beyond the farthest both surfaces can swing
+                    // with the energy they hold: it never touches again.
+                    let gone = s.velocity_m_per_s <= 0.0 && {
+                        if object_reach_m.is_nan() {
+                            object_reach_m = bank.max_excursion_m();
+                        }
+                        s.position_m + object_reach_m + s.bank.max_excursion_m() < 0.0
+                    };
+                    if !gone && s.flight_samples < max_flight {
+                        continue;
+                    }
+                    self.energy_out_j += s.kinetic_j();
+                    s.phase = Phase::Ringing;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
