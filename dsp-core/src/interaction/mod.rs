@@ -14,7 +14,7 @@ mod setup;
 mod trace;
 use crate::contact::{MAX_STIFFNESS, MIN_STIFFNESS};
 use discrete_gradient::{potential_j, solve_discrete_gradient};
-pub use pool::{PoolStrike, StrikerPool, POOL_STRIKERS, POOL_STRIKER_MODES, POOL_SUB_STEPS};
+pub use pool::{PoolStrike, StrikerPool, POOL_STRIKERS, POOL_SUB_STEPS};
 use resting::RestingContact;
 pub use setup::{ContactPrep, ContactSetup, Damping, Gravity};
 pub use trace::{ContactTrace, TracePoint, TRACE_ONSETS, TRACE_POINTS};

@@ -17,15 +17,13 @@ use super::discrete_gradient::{potential_j, solve_discrete_gradient};
 use super::{ContactSetup, Damping};
 use crate::contact::HuntCrossley;
 use crate::integrate::Method;
-use crate::resonator::{ModalBank, Mode, Pickup, Slot, Surface};
+use crate::resonator::{FragmentModes, ModalBank, Mode, Pickup, Slot, Surface};
 use crate::restitution::mu_for_restitution;
 
 /// Strikers a pool holds: events in flight at once.
 pub const POOL_STRIKERS: usize = 16;
 /// Steps a sample is taken in while a striker may touch the object.
 pub const POOL_SUB_STEPS: usize = 8;
-/// Modes of its own a striker keeps at most.
-pub const POOL_STRIKER_MODES: usize = 4;
 /// The longest a striker flies after its first touch before it is taken away (out of contact),
 /// s: a striker chattering on an object that swings towards it ends there.
 const MAX_FLIGHT_S: f64 = 0.01;
@@ -50,8 +48,8 @@ pub struct PoolStrike<'a> {
     pub stiffness: f64,
     pub alpha: f64,
     pub restitution: f64,
-    /// The striker's own modes (at most [`POOL_STRIKER_MODES`] are kept), their modal mass its
-    /// mass.
+    /// The striker's own modes (its lowest [`crate::resonator::FRAGMENT_MODES`] below Nyquist are kept), their
+    /// modal mass its mass.
     pub modes: &'a [Mode],
 }
 
@@ -70,7 +68,7 @@ struct PoolStriker {
     velocity_m_per_s: f64,
     force_n: f64,
     setup: ContactSetup,
-    bank: Box<ModalBank>,
+    bank: FragmentModes,
     surface: Surface,
     launch_energy_j: f64,
     /// Samples since its first touch (0 until then).
@@ -99,7 +97,7 @@ impl PoolStriker {
                 },
                 Method::Am1,
             ),
-            bank: ModalBank::new(1.0),
+            bank: FragmentModes::default(),
             surface: Surface::default(),
             launch_energy_j: 0.0,
             flight_samples: 0,
@@ -136,7 +134,7 @@ impl PoolStriker {
         let m = self.mass_kg;
         self.position_m += h * self.velocity_m_per_s - h * h / (2.0 * m) * force_n;
         self.velocity_m_per_s -= h * force_n / m;
-        self.surface = self.bank.advance(Slot::Sub, -force_n);
+        self.surface = self.bank.advance(true, -force_n);
         self.force_n = force_n;
     }
 }
@@ -214,13 +212,11 @@ impl StrikerPool {
         }
         let v_in = strike.v_in_m_per_s.max(1e-9);
         striker.mass_kg = strike.mass_kg;
-        striker.bank.set_mass_kg(strike.mass_kg);
-        let kept = strike.modes.len().min(POOL_STRIKER_MODES);
+        let (modes, mass_kg) = (strike.modes, strike.mass_kg);
         striker
             .bank
-            .set_modes(&strike.modes[..kept], sample_rate_hz);
-        striker.bank.prepare(Slot::Sub, self.sub_dt_s);
-        striker.surface = striker.bank.surface();
+            .set(modes, mass_kg, sample_rate_hz, self.sub_dt_s);
+        striker.surface = Surface::default();
         striker.setup.law = HuntCrossley {
             stiffness: strike.stiffness,
             mu_s_per_m: mu_v_in / v_in,
@@ -324,8 +320,7 @@ impl StrikerPool {
             .iter()
             .filter(|s| s.phase == Phase::Flying)
             .any(|s| {
-                let end =
-                    s.position_m + dt_s * s.velocity_m_per_s + s.bank.predict_free(Slot::Full).0;
+                let end = s.position_m + dt_s * s.velocity_m_per_s + s.bank.predict_free(false);
                 s.compression_m(object_now) > 0.0 || end - object_end > 0.0
             })
     }
@@ -374,9 +369,9 @@ impl StrikerPool {
             .filter(|s| s.phase == Phase::Flying)
         {
             s.x0_m = s.compression_m(object_m);
-            s.x_base_m = s.position_m + h * s.velocity_m_per_s + s.bank.predict_free(Slot::Sub).0
-                - object_free;
-            s.compliance_m_per_n = h * h / (2.0 * s.mass_kg) + s.bank.compliance(Slot::Sub).0;
+            s.x_base_m =
+                s.position_m + h * s.velocity_m_per_s + s.bank.predict_free(true) - object_free;
+            s.compliance_m_per_n = h * h / (2.0 * s.mass_kg) + s.bank.compliance_m_per_n(true);
             s.touching = s.x0_m > 0.0 || s.x_base_m > 0.0;
         }
         let touching = self

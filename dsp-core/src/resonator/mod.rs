@@ -4,6 +4,7 @@ mod modal_bank;
 mod objects;
 
 pub use modal_bank::{
-    BankSetup, MeanMobility, ModalBank, Mode, Pickup, PointShapes, Pushed, Slot, Surface, MAX_MODES,
+    BankSetup, FragmentModes, MeanMobility, ModalBank, Mode, Pickup, PointShapes, Pushed, Slot,
+    Surface, FRAGMENT_MODES, MAX_MODES,
 };
 pub use objects::{object_modes, Marker, ObjectKind, ObjectSpec, StrikeLine, BAR_WIDTH_PER_LENGTH};

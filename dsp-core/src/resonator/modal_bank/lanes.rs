@@ -31,6 +31,35 @@ pub(super) fn decay_pair(sigma: f64, omega0_sq: f64, dt_s: f64) -> (f64, f64) {
     (0.5 * (slow + fast), (slow - fast) / (2.0 * beta))
 }
 
+/// A mode's exact transition over a step: Φ = [[a00, a01], [a10, a11]] and the zero-order-hold
+/// input's factor `held` = 1 − a11 − 2σ·a01, which a force through gain φ/M enters with as
+/// b0 = (φ/M)·held/ω₀², b1 = (φ/M)·a01 (see [`BankSetup`]'s transition).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct ModeStep {
+    pub a00: f64,
+    pub a01: f64,
+    pub a10: f64,
+    pub a11: f64,
+    pub held: f64,
+}
+
+impl ModeStep {
+    /// The transition of a mode with decay rate `sigma` and stiffness `omega0_sq` over `dt_s`,
+    /// from [`decay_pair`].
+    #[inline]
+    pub fn exact(sigma: f64, omega0_sq: f64, dt_s: f64) -> Self {
+        let (ec, es) = decay_pair(sigma, omega0_sq, dt_s);
+        let a11 = ec - sigma * es;
+        Self {
+            a00: ec + sigma * es,
+            a01: es,
+            a10: -omega0_sq * es,
+            a11,
+            held: 1.0 - a11 - 2.0 * sigma * es,
+        }
+    }
+}
+
 /// The first `groups` lane groups of a per-mode array, as fixed-size groups the compiler keeps
 /// in vector registers without bounds checks.
 #[inline(always)]

@@ -24,11 +24,13 @@ const MAX_FLUSH_STEPS: u32 = 64;
 pub const NODE_SHAPE: f64 = 1e-9;
 
 use crate::radiation::Radiator;
+pub use fragment::{FragmentModes, FRAGMENT_MODES};
 
+mod fragment;
 mod lanes;
 use lanes::{
-    advance_lanes, decay_pair, dot, flush_lanes, padded, push_tangent_lanes, ring_block_lanes,
-    ring_lanes, shape_inputs_lanes, snap_node, RING_BLOCK,
+    advance_lanes, dot, flush_lanes, padded, push_tangent_lanes, ring_block_lanes, ring_lanes,
+    shape_inputs_lanes, snap_node, ModeStep, RING_BLOCK,
 };
 
 /// One mode of a struck object as the user describes it.
@@ -374,7 +376,7 @@ impl BankSetup {
     }
 
     /// Exact transition over `dt` for every mode, into `t`'s lanes in use: with
-    /// (ec, es) = [`decay_pair`]`(σ, ω₀², dt)` (e^(−σ·dt)·(cos ω_d·dt, sin(ω_d·dt)/ω_d) for an
+    /// (ec, es) = `decay_pair(σ, ω₀², dt)` (e^(−σ·dt)·(cos ω_d·dt, sin(ω_d·dt)/ω_d) for an
     /// underdamped mode),
     /// Φ = [[ec + σ·es, es], [−ω₀²·es, ec − σ·es]] and the zero-order-hold input
     /// Γ = A⁻¹(Φ − I)·[0, φ/M]ᵀ. Costs an exponential and a sine/cosine per mode. A moving point
@@ -403,14 +405,14 @@ impl BankSetup {
                 t.static_m_per_n[i] = 0.0;
                 continue;
             }
-            let (w0_sq, sg) = (self.omega0_sq[i], self.sigma[i]);
-            let (ec, es) = decay_pair(sg, w0_sq, dt);
-            t.a00[i] = ec + sg * es;
-            t.a01[i] = es;
-            t.a10[i] = -w0_sq * es;
-            t.a11[i] = ec - sg * es;
+            let w0_sq = self.omega0_sq[i];
+            let step = ModeStep::exact(self.sigma[i], w0_sq, dt);
+            t.a00[i] = step.a00;
+            t.a01[i] = step.a01;
+            t.a10[i] = step.a10;
+            t.a11[i] = step.a11;
             let gain = self.strike[i] / self.mass_kg;
-            let held = 1.0 - t.a11[i] - 2.0 * sg * t.a01[i];
+            let held = step.held;
             t.b0[i] = gain * held / w0_sq;
             t.b1[i] = gain * t.a01[i];
             let tangent_gain = self.tangent[i] / self.mass_kg;
