@@ -211,7 +211,7 @@ impl Scene for SlideScene {
             // The point under the slider moves with it (the reader starts each note at 0), the
             // deflection its loads hold with it, and the contact and the friction read the
             // object there.
-            let loads_n = [self.pressing_n(bodies), self.tangent_n];
+            let loads_n = [held_load_n(bodies, patch.hammer_mass_kg), self.tangent_n];
             if self
                 .point
                 .follow(self.reader.position_m(), loads_n, &mut bodies.bank)
@@ -305,5 +305,19 @@ impl Scene for SlideScene {
             self.trace.lift();
             self.bristle.reset();
         }
+    }
+}
+
+/// The load the slider's press holds on the object while it touches, N: its press and the note's
+/// pressure, the steady part of the contact force, whose deflection moves with the point
+/// ([`ModalBank::set_point`]); the contact's fluctuation about it is the object's vibration, not
+/// its equilibrium. (Moved with the contact's instantaneous force, the shift fed back into that
+/// force through the object's compliance every sample: on a very soft object, a pressed bar
+/// retuned down six octaves, it ran away.)
+fn held_load_n(bodies: &Bodies, mass_kg: f64) -> f64 {
+    if bodies.hammer.in_contact() {
+        (mass_kg * (bodies.hammer.gravity().accel_m_per_s2 + bodies.press.now)).max(0.0)
+    } else {
+        0.0
     }
 }
