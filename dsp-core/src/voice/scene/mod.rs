@@ -12,7 +12,6 @@ use crate::interaction::ContactPrep;
 use crate::resonator::ObjectSpec;
 
 mod bounce;
-mod crumple;
 mod drop;
 mod roll;
 mod slide;
@@ -94,9 +93,8 @@ pub(super) enum LevelReference {
     /// A steady sound (a rolling ball): its RMS over the reference seeds times the crest; the
     /// velocity sets a gain.
     Steady,
-    /// A slider drawn, or a crumple: measured as a steady sound at a ladder of press forces (a
-    /// crumple's: shares of its events' energies); the velocity sets the force, and a gain brings
-    /// the level the force gives to the velocity's. (A slider's level
+    /// A slider drawn: measured as a steady sound at a ladder of press forces; the velocity sets
+    /// the force, and a gain brings the level the force gives to the velocity's. (A slider's level
     /// is no simple function of its force: a hinge squeaks louder pressed less, a bowed cymbal
     /// catches another mode.)
     Pressed,
@@ -115,7 +113,6 @@ impl PlayMode {
             PlayMode::Drop => LevelReference::Drops,
             PlayMode::Roll => LevelReference::Steady,
             PlayMode::Slide => LevelReference::Pressed,
-            PlayMode::Crumple => LevelReference::Pressed,
         }
     }
 
@@ -144,8 +141,7 @@ impl PlayMode {
             },
             PlayMode::Bounce => bounce::strike(patch, calibration.speed_for(level_db), gain),
             PlayMode::Roll => at_level,
-            // A slider's velocity sets its press; a crumple's the share of its events' energies.
-            PlayMode::Slide | PlayMode::Crumple => {
+            PlayMode::Slide => {
                 let (press_fraction, level_gain) = calibration.press_for(patch, level_db);
                 Strike {
                     gain: gain * level_gain,
@@ -174,11 +170,7 @@ impl PlayMode {
     pub(super) fn own_contact(self, patch: &Patch) -> Option<Patch> {
         match self {
             PlayMode::Drop => Some(drop::resolved(patch)),
-            PlayMode::Strike
-            | PlayMode::Bounce
-            | PlayMode::Roll
-            | PlayMode::Slide
-            | PlayMode::Crumple => None,
+            PlayMode::Strike | PlayMode::Bounce | PlayMode::Roll | PlayMode::Slide => None,
         }
     }
 }
@@ -246,7 +238,6 @@ pub(super) struct Scenes {
     roll: roll::RollScene,
     pub drop: Box<DropPlay>,
     pub slide: slide::SlideScene,
-    crumple: crumple::CrumpleScene,
 }
 
 impl Scenes {
@@ -258,7 +249,6 @@ impl Scenes {
             roll: roll::RollScene::new(),
             drop: DropPlay::new(),
             slide: slide::SlideScene::new(),
-            crumple: crumple::CrumpleScene::new(),
         }
     }
 
@@ -275,7 +265,6 @@ impl Scenes {
             PlayMode::Roll => &self.roll,
             PlayMode::Drop => &*self.drop,
             PlayMode::Slide => &self.slide,
-            PlayMode::Crumple => &self.crumple,
         }
     }
 
@@ -286,7 +275,6 @@ impl Scenes {
             PlayMode::Roll => &mut self.roll,
             PlayMode::Drop => &mut *self.drop,
             PlayMode::Slide => &mut self.slide,
-            PlayMode::Crumple => &mut self.crumple,
         }
     }
 
