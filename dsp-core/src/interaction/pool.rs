@@ -14,7 +14,7 @@
 //! a flight or a contact), or is refused when all are in flight.
 
 use super::discrete_gradient::{potential_j, solve_discrete_gradient};
-use super::{ContactSetup, Damping};
+use super::ContactSetup;
 use crate::contact::HuntCrossley;
 use crate::integrate::Method;
 use crate::resonator::{FragmentModes, ModalBank, Mode, Pickup, Slot, Surface};
@@ -205,24 +205,22 @@ impl StrikerPool {
             self.refused += 1;
             return false;
         };
-        let mu_v_in = self.mu_v_in(strike.restitution);
+        let (mu_v_in, sub_dt_s) = (self.mu_v_in(strike.restitution), self.sub_dt_s);
         let striker = &mut self.strikers[slot];
         if striker.phase == Phase::Ringing {
             self.energy_out_j += striker.bank.energy_j();
         }
         let v_in = strike.v_in_m_per_s.max(1e-9);
         striker.mass_kg = strike.mass_kg;
-        let (modes, mass_kg) = (strike.modes, strike.mass_kg);
         striker
             .bank
-            .set(modes, mass_kg, sample_rate_hz, self.sub_dt_s);
+            .set(strike.modes, strike.mass_kg, sample_rate_hz, sub_dt_s);
         striker.surface = Surface::default();
         striker.setup.law = HuntCrossley {
             stiffness: strike.stiffness,
             mu_s_per_m: mu_v_in / v_in,
             alpha: strike.alpha,
         };
-        striker.setup.damping = Damping::HuntCrossley;
         striker.position_m = bank.strike_displacement_m() - strike.gap_m.max(0.0);
         striker.velocity_m_per_s = v_in + bank.strike_velocity_m_per_s();
         striker.force_n = 0.0;
@@ -347,6 +345,10 @@ impl StrikerPool {
     /// A sample in [`POOL_SUB_STEPS`] contact steps.
     fn contact_sample(&mut self, bank: &mut ModalBank) -> Pickup {
         let h = self.sub_dt_s;
+        // A retune or a change of decay since the last contact sample dropped the object's
+        // sub-step transition (as a hammer's contact prepares its own at each onset); nothing
+        // if it is still the one prepared.
+        bank.prepare(Slot::Sub, h);
         let mut object = bank.surface();
         for _ in 0..POOL_SUB_STEPS {
             object = self.contact_step(bank, object.displacement_m, h);
@@ -374,12 +376,7 @@ impl StrikerPool {
             s.compliance_m_per_n = h * h / (2.0 * s.mass_kg) + s.bank.compliance_m_per_n(true);
             s.touching = s.x0_m > 0.0 || s.x_base_m > 0.0;
         }
-        let touching = self
-            .strikers
-            .iter()
-            .filter(|s| s.phase == Phase::Flying && s.touching);
-        let alone = touching.count() == 1;
-        let sum_n = self.total_force_n(object_compliance, h);
+        let (sum_n, alone) = self.total_force_n(object_compliance, h);
         let mut total_n = 0.0;
         for s in self
             .strikers
@@ -399,26 +396,21 @@ impl StrikerPool {
 
     /// The step's total force S, the root of ΣFᵢ(S) = S: Fᵢ(S) does not grow with S, so the root
     /// is one, in [0, ΣFᵢ(0)]; one touching striker solves its own contact against the object's
-    /// compliance in series with its own.
-    fn total_force_n(&self, object_compliance: f64, h: f64) -> f64 {
+    /// compliance in series with its own. Also whether one striker alone touches (then S is its
+    /// force).
+    fn total_force_n(&self, object_compliance: f64, h: f64) -> (f64, bool) {
         let mut touching = self
             .strikers
             .iter()
             .filter(|s| s.phase == Phase::Flying && s.touching);
         let (Some(first), second) = (touching.next(), touching.next()) else {
-            return 0.0;
+            return (0.0, false);
         };
         if second.is_none() {
             let c = first.compliance_m_per_n + object_compliance;
-            return solve_discrete_gradient(
-                &first.setup,
-                first.x0_m,
-                first.x_base_m,
-                c,
-                h,
-                first.force_n,
-            )
-            .0;
+            let (x0, x_base, guess) = (first.x0_m, first.x_base_m, first.force_n);
+            let force_n = solve_discrete_gradient(&first.setup, x0, x_base, c, h, guess).0;
+            return (force_n, true);
         }
         let sum_at = |sum_n: f64| -> f64 {
             self.strikers
@@ -431,7 +423,7 @@ impl StrikerPool {
         let (mut lo, mut hi) = (0.0, sum_at(0.0));
         let (mut g_lo, mut g_hi) = (hi, sum_at(hi) - hi);
         if !(hi > 0.0) || g_hi >= 0.0 {
-            return hi.max(0.0);
+            return (hi.max(0.0), false);
         }
         let tolerance = SUM_TOLERANCE * hi;
         let mut side = 0i8;
@@ -439,7 +431,7 @@ impl StrikerPool {
             let s = (lo * g_hi - hi * g_lo) / (g_hi - g_lo);
             let g = sum_at(s) - s;
             if g.abs() <= tolerance || hi - lo <= tolerance {
-                return s;
+                return (s, false);
             }
             if g > 0.0 {
                 lo = s;
@@ -457,7 +449,7 @@ impl StrikerPool {
                 side = -1;
             }
         }
-        0.5 * (lo + hi)
+        (0.5 * (lo + hi), false)
     }
 
     /// Strikers that have flown off beyond the reach of both surfaces (or flown too long) ring

@@ -300,7 +300,8 @@ impl TwoBody {
     }
 }
 
-fn mode(freq_hz: f64, t60_s: f64, strike_shape: f64) -> Mode {
+/// A mode heard at the mid pickup only, through its velocity.
+pub(super) fn mode(freq_hz: f64, t60_s: f64, strike_shape: f64) -> Mode {
     Mode {
         freq_hz,
         t60_s,

@@ -2,22 +2,10 @@
 
 use super::*;
 use crate::analytic::Impact;
-use crate::radiation::Radiator;
+use crate::interaction::tests::mode;
 
 const FS: f64 = 48_000.0;
 const DT: f64 = 1.0 / FS;
-
-fn mode(freq_hz: f64, t60_s: f64, strike_shape: f64) -> Mode {
-    Mode {
-        freq_hz,
-        t60_s,
-        strike_shape,
-        pickup_shape: 1.0,
-        side_shape: 0.3,
-        tangent_shape: 0.0,
-        radiator: Radiator::Velocity,
-    }
-}
 
 fn object(mass_kg: f64, modes: &[Mode]) -> Box<ModalBank> {
     let mut bank = ModalBank::new(mass_kg);
@@ -213,4 +201,32 @@ fn a_striker_in_flight_is_never_taken_and_a_quiet_one_is() {
     pool.strikers[5].bank.scale_vibration(0.5);
     assert!(pool.strike(&bank, &strike(0.5, 0.001, 1e6, &modes), FS));
     assert_eq!(pool.strikers[5].phase, Phase::Flying);
+}
+
+#[test]
+fn a_retuned_object_is_stepped_with_its_new_modes() {
+    // A retune with no hammer in contact drops the object's sub-step transition; the pool's next
+    // contact must step with the new one. The object is retuned at rest (its energy unchanged)
+    // and struck elastically by undamped strikers: it then holds what they put in, no more.
+    let modes = [mode(400.0, 1e3, 1.0), mode(1300.0, 1e3, -0.7)];
+    let mut bank = object(0.02, &modes);
+    let mut pool = StrikerPool::new();
+    pool.start(&mut bank, DT, 1.0);
+    bank.retune(0.25, FS, 0.1, false);
+    let elastic = PoolStrike {
+        restitution: 1.0,
+        ..strike(0.6, 0.003, 3e6, &[])
+    };
+    for n in 0..2000 {
+        if n % 400 == 0 {
+            assert!(pool.strike(&bank, &elastic, FS));
+        }
+        pool.process_sample(&mut bank, DT);
+        let held = bank.energy_j() + pool.energy_j(&bank);
+        let allowed = pool.net_energy_in_j();
+        assert!(
+            held <= allowed + 1e-8 * pool.energy_in_j,
+            "sample {n}: {held} J held, {allowed} J put in"
+        );
+    }
 }
