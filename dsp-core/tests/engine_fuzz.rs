@@ -414,8 +414,10 @@ proptest! {
             prop_assert_eq!(resets, 0, "a passive voice was quarantined");
         }
         // (A rolling ball and a slider are driven; a dropped body's energy is its whole mass's and its spin's,
-        // not the contact mass's: tests/drop.rs bounds it.)
-        if passive && !matches!(patch.mode, PlayMode::Roll | PlayMode::Drop | PlayMode::Slide) {
+        // not the contact mass's: tests/drop.rs bounds it; a crumple is a stream of strikes, each
+        // of its own energy: the pool's tests bound it.)
+        let streamed = matches!(patch.mode, PlayMode::Roll | PlayMode::Drop | PlayMode::Slide | PlayMode::Crumple);
+        if passive && !streamed {
             let bound = energy_bound(&patch, gain);
             prop_assert!(peak <= 1.01 * bound + 1e-12, "peak {} above the energy bound {}", peak, bound);
         }

@@ -39,7 +39,10 @@ const MAX_SUM_ITERATIONS: usize = 100;
 pub struct PoolStrike<'a> {
     /// Closing speed towards the object's surface, m/s (> 0).
     pub v_in_m_per_s: f64,
+    /// Its rigid mass at the contact point, and the modal mass of its modes (a rod struck at its
+    /// end has a quarter of its mass there), kg.
     pub mass_kg: f64,
+    pub modal_mass_kg: f64,
     /// Distance from the object's surface it starts at, m: its arrival falls that far into the
     /// sample about to be taken.
     pub gap_m: f64,
@@ -152,6 +155,9 @@ pub struct StrikerPool {
     /// Energy the launches put in, and energy the strikers took away as they flew off, J.
     energy_in_j: f64,
     energy_out_j: f64,
+    /// The largest pickup gain per √(2E) of any striker launched since the start: its pickups'
+    /// Σ|gain| over √(modal mass), at its level (each mode's velocity is at most √(2E/M)).
+    most_heard: f64,
     /// Events struck, and refused because every striker was in flight.
     pub launched: u64,
     pub refused: u64,
@@ -172,6 +178,7 @@ impl StrikerPool {
             restituted: (f64::NAN, f64::NAN),
             energy_in_j: 0.0,
             energy_out_j: 0.0,
+            most_heard: 0.0,
             launched: 0,
             refused: 0,
         }
@@ -189,6 +196,7 @@ impl StrikerPool {
         self.striker_level = striker_level.max(0.0);
         self.energy_in_j = 0.0;
         self.energy_out_j = 0.0;
+        self.most_heard = 0.0;
         self.launched = 0;
         self.refused = 0;
     }
@@ -212,10 +220,14 @@ impl StrikerPool {
         }
         let v_in = strike.v_in_m_per_s.max(1e-9);
         striker.mass_kg = strike.mass_kg;
+        let (modes, modal_mass_kg) = (strike.modes, strike.modal_mass_kg);
         striker
             .bank
-            .set(strike.modes, strike.mass_kg, sample_rate_hz, sub_dt_s);
+            .set(modes, modal_mass_kg, sample_rate_hz, sub_dt_s);
         striker.surface = Surface::default();
+        let heard =
+            self.striker_level * striker.bank.pickup_abs_sum() / striker.bank.mass_kg().sqrt();
+        self.most_heard = self.most_heard.max(heard);
         striker.setup.law = HuntCrossley {
             stiffness: strike.stiffness,
             mu_s_per_m: mu_v_in / v_in,
@@ -251,6 +263,26 @@ impl StrikerPool {
             self.restituted = (e, mu_for_restitution(e, 1.0));
         }
         self.restituted.1
+    }
+
+    /// Every striker idle at once (a choke): what they held is gone.
+    pub fn silence(&mut self) {
+        for striker in &mut self.strikers {
+            striker.phase = Phase::Idle;
+        }
+    }
+
+    /// The most the strikers' own ringing can add to either pickup per √(2E) of the energy E
+    /// they hold, Pa/√J: with Eᵢ in striker i and aᵢ its pressure per √(2Eᵢ),
+    /// Σaᵢ·√(2Eᵢ) ≤ √(Σaᵢ²)·√(2·ΣEᵢ) (Cauchy–Schwarz), and √(Σaᵢ²) ≤ √16·max aᵢ over the
+    /// strikers launched (as [`ModalBank::pickup_abs_sum`] over √M bounds a bank's).
+    pub fn pickup_per_sqrt_j(&self) -> f64 {
+        (POOL_STRIKERS as f64).sqrt() * self.most_heard
+    }
+
+    /// Energy the launches put in since the start, J.
+    pub fn energy_in_j(&self) -> f64 {
+        self.energy_in_j
     }
 
     /// Whether a striker is in flight.

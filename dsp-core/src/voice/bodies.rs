@@ -21,6 +21,10 @@ pub(super) struct Bodies {
     /// have set it swinging, Pa at either pickup (see [`ModalBank::step_pickup_bound_per_n`]):
     /// part of the runaway limit.
     pub press_swing_pa: f64,
+    /// What a scene's own strikers (a crumple's fragments) can add to either pickup per √(2E) of
+    /// the energy put in, Pa/√J (see [`crate::interaction::StrikerPool::pickup_per_sqrt_j`]):
+    /// part of the runaway limit.
+    pub scene_pickup_per_sqrt_j: f64,
     /// The weight of a ball come to rest is in `press_swing_pa`.
     pub rest_counted: bool,
     /// The energy the strikes put in since the voice started (J; infinite while a contact is
@@ -37,6 +41,7 @@ impl Bodies {
             held_press_n: 0.0,
             drive_fraction: 1.0,
             press_swing_pa: 0.0,
+            scene_pickup_per_sqrt_j: 0.0,
             rest_counted: false,
             input_energy_j: 0.0,
         }
@@ -48,6 +53,7 @@ impl Bodies {
         self.hammer.load_striker(striker);
         self.input_energy_j = 0.0;
         self.press_swing_pa = 0.0;
+        self.scene_pickup_per_sqrt_j = 0.0;
     }
 
     /// The force a ball at rest holds on the object: its weight and its press, N.

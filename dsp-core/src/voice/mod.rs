@@ -10,8 +10,8 @@ use scene::{NoteStart, Scenes};
 pub use crate::contact::{MAX_ALPHA, MAX_MU_S_PER_M, MAX_STIFFNESS, MIN_ALPHA, MIN_STIFFNESS};
 pub use engine::Engine;
 pub use patch::{
-    Bounce, DropSettings, Fall, Level, Patch, PlayMode, Roll, Slide, Stereo, Stroke, Tuning,
-    VelocityCurve,
+    Bounce, Crumple, DropSettings, Fall, Gesture, Level, Patch, PlayMode, Roll, Slide, Stereo,
+    Stroke, Tuning, VelocityCurve,
 };
 pub use scene::{
     drop_scene, DropImpact, DropTrace, MicroImpact, Pose, SlidePoint, SlideTrace,
@@ -336,7 +336,8 @@ impl Voice {
         let bodies = &self.bodies;
         let striker = bodies.hammer.striker();
         let pickup_per_sqrt_j = bodies.bank.pickup_abs_sum() / bodies.bank.mass_kg().sqrt()
-            + bodies.hammer.striker_level() * striker.pickup_abs_sum() / striker.mass_kg().sqrt();
+            + bodies.hammer.striker_level() * striker.pickup_abs_sum() / striker.mass_kg().sqrt()
+            + bodies.scene_pickup_per_sqrt_j;
         (RUNAWAY_AMPLITUDE
             * (pickup_per_sqrt_j * (2.0 * bodies.input_energy_j).sqrt() + bodies.press_swing_pa))
             .min(f64::from(f32::MAX) / (2.0 * MAX_VOLUME_FACTOR * gain.abs()))

@@ -72,22 +72,33 @@ pub enum PlayMode {
     /// A slider (a finger, a bow, chalk, a stick, a chair leg) pressed onto the object and drawn
     /// over it through friction, over a surface (see [`Slide`]).
     Slide,
+    /// While the note is held, a stream of small impacts that overlap: a sheet crushed, gravel
+    /// underfoot (see [`Crumple`]).
+    Crumple,
 }
 
 impl PlayMode {
     /// Every play mode, in the order of the plugin's Mode parameter: every mode-generic test,
     /// tool and export iterates this, so a new mode cannot be missed.
-    pub const ALL: [PlayMode; 5] = [
+    pub const ALL: [PlayMode; 6] = [
         PlayMode::Strike,
         PlayMode::Bounce,
         PlayMode::Roll,
         PlayMode::Drop,
         PlayMode::Slide,
+        PlayMode::Crumple,
     ];
     /// The modes' stable ids (presets and saved projects hold them), in [`PlayMode::ALL`]'s order.
-    pub const IDS: [&'static str; 5] = ["strike", "bounce", "roll", "drop", "slide"];
+    pub const IDS: [&'static str; 6] = ["strike", "bounce", "roll", "drop", "slide", "crumple"];
     /// The modes' names as a host lists them, in [`PlayMode::ALL`]'s order.
-    pub const NAMES: [&'static str; 5] = ["Single strike", "Bounce", "Roll", "Drop", "Slide"];
+    pub const NAMES: [&'static str; 6] = [
+        "Single strike",
+        "Bounce",
+        "Roll",
+        "Drop",
+        "Slide",
+        "Crumple",
+    ];
 
     /// The mode's place in [`PlayMode::ALL`].
     pub fn index(self) -> usize {
@@ -97,6 +108,7 @@ impl PlayMode {
             PlayMode::Roll => 2,
             PlayMode::Drop => 3,
             PlayMode::Slide => 4,
+            PlayMode::Crumple => 5,
         }
     }
 
@@ -105,10 +117,10 @@ impl PlayMode {
         Self::IDS[self.index()]
     }
 
-    /// Whether the mode makes a steady sound (a rolling ball, a slider drawn), whose calibrated
-    /// level is its RMS over notes, the crest factor below a struck note's peak.
+    /// Whether the mode makes a steady sound (a rolling ball, a slider drawn, a crumple), whose
+    /// calibrated level is its RMS over notes, the crest factor below a struck note's peak.
     pub fn is_steady(self) -> bool {
-        matches!(self, PlayMode::Roll | PlayMode::Slide)
+        matches!(self, PlayMode::Roll | PlayMode::Slide | PlayMode::Crumple)
     }
 }
 
@@ -208,6 +220,40 @@ pub struct Slide {
     pub in_place: bool,
 }
 
+/// How a crumple's rate moves while its note is held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gesture {
+    /// The rate holds.
+    Steady,
+    /// A crush: the rate builds to its full scale at the gesture's time T and relaxes,
+    /// (t/T)·e^(1 − t/T).
+    Crush,
+    /// Footsteps, one every T: a heel's burst and, a quarter of a step later, a toe's.
+    Steps,
+}
+
+/// A crumple: while its note is held, a stream of small impacts on the object (a Poisson
+/// process in continuous time, [`crate::stream`]), each a fragment of the striker's body — of its
+/// material and kind, its size set by the event's energy — thrown at the object from a pool of
+/// strikers so that they overlap.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Crumple {
+    /// Events per second with the rate's controller at full scale and the gesture at its top.
+    pub rate_per_s: f64,
+    /// The controller's share of the rate now, 0…1 (the plugin maps its source here).
+    pub rate_fraction: f64,
+    /// The power law's exponent α of the events' energies, p(E) ∝ E^(−α).
+    pub energy_exponent: f64,
+    /// The smallest event's energy at velocity 127, J.
+    pub min_energy_j: f64,
+    /// The largest event's energy over the smallest (two decades: 100). An event of the largest
+    /// throws the whole striker; a smaller one a fragment of it, √(E/E_max) of its size.
+    pub energy_span: f64,
+    pub gesture: Gesture,
+    /// The gesture's time: a crush's build, a step's period, s.
+    pub gesture_s: f64,
+}
+
 /// The stereo image: the object's two pickups ([`ObjectSpec::right_pickup_position`]) make it; a
 /// voice's pan by its key is optional. Both are read at note-on.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -287,6 +333,8 @@ pub struct Patch {
     pub drop: DropSettings,
     /// The slider (slide mode).
     pub slide: Slide,
+    /// The stream of impacts (crumple mode).
+    pub crumple: Crumple,
     /// The force a note's full pressure presses its ball with, in its weights: the ball is
     /// pulled towards the object by g × press_depth × pressure on top of gravity.
     pub press_depth: f64,
@@ -371,6 +419,15 @@ impl Default for Patch {
                 coupling: 1.0,
                 against_edge: false,
                 in_place: false,
+            },
+            crumple: Crumple {
+                rate_per_s: 200.0,
+                rate_fraction: 1.0,
+                energy_exponent: 1.45,
+                min_energy_j: 1e-8,
+                energy_span: 100.0,
+                gesture: Gesture::Steady,
+                gesture_s: 1.0,
             },
             press_depth: 3.0,
         }

@@ -4,7 +4,8 @@
 use super::output::{Output, Scratch};
 use super::scene::LevelReference;
 use super::{
-    note_seed, DropSettings, Expression, Level, Patch, Roll, Voice, MAX_CHUNK, OUTPUT_PER_PA,
+    note_seed, Crumple, DropSettings, Expression, Level, Patch, Roll, Voice, MAX_CHUNK,
+    OUTPUT_PER_PA,
 };
 use crate::interaction::ContactPrep;
 use crate::resonator::{object_modes, BankSetup, Mode, ObjectSpec, MAX_MODES};
@@ -74,8 +75,8 @@ pub struct Strike {
     pub drop_height_m: f64,
     pub gain: f64,
     pub pan: f64,
-    /// The share of the patch's press force a slider presses with (its velocity's); 1 in the
-    /// other modes.
+    /// The share of the patch's press force a slider presses with, or of its energies a
+    /// crumple's events release (its velocity's); 1 in the other modes.
     pub press_fraction: f64,
 }
 
@@ -234,6 +235,10 @@ pub fn preparation_key(patch: &Patch) -> Patch {
         drop: DropSettings {
             lift_on_release: false,
             ..patch.drop
+        },
+        crumple: Crumple {
+            rate_fraction: 1.0,
+            ..patch.crumple
         },
         ..*patch
     }

@@ -284,6 +284,41 @@ const TOOLTIPS: &[(&str, &str)] = &[
             tips and rolls. No unit.",
     ),
     (
+        "crumple-rate",
+        "Events per second of the crumple while the note is held, at the gesture's top and \
+            full controller value: each a fragment thrown at the object. Unit: 1/s.",
+    ),
+    (
+        "crumple-source",
+        "What scales Event rate: fixed, mod wheel, channel pressure or expression (a note's \
+            own expression scales it too). Choice.",
+    ),
+    (
+        "crumple-gesture",
+        "How the rate moves while the note is held: steady; a crush that builds to its top at \
+            Gesture time and relaxes; footsteps, a heel's burst and a toe's every Gesture time. \
+            Choice.",
+    ),
+    (
+        "crumple-gesture-time",
+        "The gesture's time: when a crush peaks, or one footstep's period. Unit: s.",
+    ),
+    (
+        "crumple-exponent",
+        "Exponent α of the events' energies, p(E) ∝ E^−α: higher, more small events among \
+            the large (crumpled paper: 1.3–1.6). No unit.",
+    ),
+    (
+        "crumple-min-energy",
+        "Energy of the smallest event at velocity 127. Each event throws a fragment of the \
+            striker (its material and body), √(E/E_max) of its size. Unit: J.",
+    ),
+    (
+        "crumple-span",
+        "How far the largest event's energy lies above the smallest; the largest throws the \
+            whole striker. Unit: decades.",
+    ),
+    (
         "drop-lift",
         "At note-off: on lifts the body (no new contacts); off lets it settle. On/off.",
     ),

@@ -28,6 +28,18 @@ pub const GROUPS: &[(&str, &[&str])] = &[
     ),
     ("Bounce", &["irregularity"]),
     (
+        "Crumple",
+        &[
+            "crumple-rate",
+            "crumple-source",
+            "crumple-gesture",
+            "crumple-gesture-time",
+            "crumple-exponent",
+            "crumple-min-energy",
+            "crumple-span",
+        ],
+    ),
+    (
         "Roll",
         &[
             "roll-speed",
@@ -149,6 +161,12 @@ pub fn knobs(mode: PlayMode, damping: &'static str) -> Vec<&'static str> {
         PlayMode::Roll => vec!["k", damping, "alpha", "roll-speed"],
         PlayMode::Drop => vec!["height", "drop-scale", "drop-spin", "drop-friction"],
         PlayMode::Slide => vec!["slide-force", "slide-speed", "mu-static", "mu-kinetic"],
+        PlayMode::Crumple => vec![
+            "crumple-rate",
+            "crumple-exponent",
+            "crumple-min-energy",
+            "crumple-span",
+        ],
     }
 }
 
@@ -156,7 +174,11 @@ pub fn knobs(mode: PlayMode, damping: &'static str) -> Vec<&'static str> {
 /// friction and surface add two groups), so that every control fits the window.
 pub fn column_count(mode: PlayMode) -> usize {
     match mode {
-        PlayMode::Strike | PlayMode::Bounce | PlayMode::Roll | PlayMode::Drop => 3,
+        PlayMode::Strike
+        | PlayMode::Bounce
+        | PlayMode::Roll
+        | PlayMode::Drop
+        | PlayMode::Crumple => 3,
         PlayMode::Slide => 4,
     }
 }

@@ -7,7 +7,7 @@ use urto_dsp::integrate::Method;
 use urto_dsp::material::{Material, MATERIALS};
 use urto_dsp::resonator::ObjectKind;
 use urto_dsp::surface::SurfaceKind;
-use urto_dsp::voice::{PlayMode, Stroke};
+use urto_dsp::voice::{Gesture, PlayMode, Stroke};
 
 /// The struck object, as the host lists it. Variant IDs are stable.
 #[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -256,6 +256,30 @@ impl DropBodyChoice {
             DropBodyChoice::Brick => DropBody::Brick,
             DropBodyChoice::Ring => DropBody::Ring,
             DropBodyChoice::Sphere => DropBody::Sphere,
+        }
+    }
+}
+
+/// How a crumple's rate moves while its note is held. Variant IDs are stable.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GestureChoice {
+    #[id = "steady"]
+    #[name = "Steady"]
+    Steady,
+    #[id = "crush"]
+    #[name = "Crush (builds, relaxes)"]
+    Crush,
+    #[id = "steps"]
+    #[name = "Footsteps (heel, toe)"]
+    Steps,
+}
+
+impl GestureChoice {
+    pub(super) fn gesture(self) -> Gesture {
+        match self {
+            GestureChoice::Steady => Gesture::Steady,
+            GestureChoice::Crush => Gesture::Crush,
+            GestureChoice::Steps => Gesture::Steps,
         }
     }
 }

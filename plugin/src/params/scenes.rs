@@ -1,12 +1,12 @@
-//! The scenes' parameter groups, one per play mode that has settings of its own (Bounce, Roll, Drop; Slide in its own file), and their aggregate: a new mode's group goes here.
+//! The scenes' parameter groups, one per play mode that has settings of its own (Bounce, Roll, Drop, Crumple; Slide in its own file), and their aggregate: a new mode's group goes here.
 
-use super::choices::{DropBodyChoice, SpeedSourceChoice};
+use super::choices::{DropBodyChoice, GestureChoice, SpeedSourceChoice};
 use super::slide::SlideParams;
 use super::surface::SurfaceParams;
 use super::{float, ids, linear, skewed, v, Controllers, Kind, PresetKey};
 use nice_plug::prelude::*;
 use urto_dsp::roll::RollSettings;
-use urto_dsp::voice::{Bounce, DropSettings, Patch, Roll};
+use urto_dsp::voice::{Bounce, Crumple, DropSettings, Patch, Roll};
 
 /// Every scene's group, each under its own name in the host.
 #[derive(Params, Default)]
@@ -21,6 +21,8 @@ pub struct SceneParams {
     pub slide: SlideParams,
     #[nested(group = "Surface")]
     pub surface: SurfaceParams,
+    #[nested(group = "Crumple")]
+    pub crumple: CrumpleParams,
 }
 
 impl SceneParams {
@@ -31,6 +33,7 @@ impl SceneParams {
         self.drop.apply(patch);
         self.slide.apply(patch, controllers);
         self.surface.apply(patch);
+        self.crumple.apply(patch, controllers);
     }
 
     /// Every scene's preset keys.
@@ -40,6 +43,7 @@ impl SceneParams {
         keys.extend(DropParams::preset_keys());
         keys.extend(SlideParams::preset_keys());
         keys.extend(SurfaceParams::preset_keys());
+        keys.extend(CrumpleParams::preset_keys());
         keys
     }
 }
@@ -239,6 +243,108 @@ impl DropParams {
             PresetKey::new("drop_drift_m_per_s", "drop-drift", Kind::Float),
             PresetKey::new("drop_friction", "drop-friction", Kind::Float),
             PresetKey::new("drop_lift_at_release", "drop-lift", Kind::Bool),
+        ]
+    }
+}
+
+/// The crumple scene: the stream of impacts, its rate and its gesture, the energies of its
+/// events (its fragments are the striker's body, of its material). IDs are stable once
+/// released: never rename them.
+#[derive(Params)]
+pub struct CrumpleParams {
+    #[id = "crumple-rate"]
+    pub rate_per_s: FloatParam,
+    #[id = "crumple-source"]
+    pub source: EnumParam<SpeedSourceChoice>,
+    #[id = "crumple-gesture"]
+    pub gesture: EnumParam<GestureChoice>,
+    #[id = "crumple-gesture-time"]
+    pub gesture_s: FloatParam,
+    #[id = "crumple-exponent"]
+    pub exponent: FloatParam,
+    #[id = "crumple-min-energy"]
+    pub min_energy_j: FloatParam,
+    #[id = "crumple-span"]
+    pub span_decades: FloatParam,
+}
+
+impl Default for CrumpleParams {
+    fn default() -> Self {
+        let d = Patch::default().crumple;
+        Self {
+            rate_per_s: float(
+                "Event rate",
+                d.rate_per_s,
+                skewed(1.0, 5000.0, -2.0),
+                " /s",
+                1,
+            ),
+            source: EnumParam::new("Event rate source", SpeedSourceChoice::Fixed),
+            gesture: EnumParam::new("Gesture", GestureChoice::Steady),
+            gesture_s: float(
+                "Gesture time",
+                d.gesture_s,
+                skewed(0.05, 10.0, -1.0),
+                " s",
+                2,
+            ),
+            exponent: float(
+                "Energy exponent",
+                d.energy_exponent,
+                linear(1.0, 2.5),
+                "",
+                2,
+            ),
+            min_energy_j: float(
+                "Smallest energy",
+                d.min_energy_j,
+                skewed(1e-10, 1e-3, -3.0),
+                " J",
+                10,
+            ),
+            span_decades: float(
+                "Energy range",
+                d.energy_span.log10(),
+                linear(0.5, 4.0),
+                " decades",
+                1,
+            ),
+        }
+    }
+}
+
+impl CrumpleParams {
+    /// Set the patch's crumple, its rate's share from the controller the source names.
+    pub fn apply(&self, patch: &mut Patch, controllers: &Controllers) {
+        patch.crumple = Crumple {
+            rate_per_s: v(&self.rate_per_s),
+            rate_fraction: self.source.value().fraction(controllers),
+            energy_exponent: v(&self.exponent),
+            min_energy_j: v(&self.min_energy_j),
+            energy_span: 10f64.powf(v(&self.span_decades)),
+            gesture: self.gesture.value().gesture(),
+            gesture_s: v(&self.gesture_s),
+        };
+    }
+
+    /// Its preset keys: physical name with unit, parameter id, how the value is stored.
+    pub fn preset_keys() -> Vec<PresetKey> {
+        vec![
+            PresetKey::new("crumple_rate_per_s", "crumple-rate", Kind::Float),
+            PresetKey::new(
+                "crumple_rate_source",
+                "crumple-source",
+                Kind::Enum(ids::<SpeedSourceChoice>()),
+            ),
+            PresetKey::new(
+                "crumple_gesture",
+                "crumple-gesture",
+                Kind::Enum(ids::<GestureChoice>()),
+            ),
+            PresetKey::new("crumple_gesture_s", "crumple-gesture-time", Kind::Float),
+            PresetKey::new("crumple_energy_exponent", "crumple-exponent", Kind::Float),
+            PresetKey::new("crumple_min_energy_j", "crumple-min-energy", Kind::Float),
+            PresetKey::new("crumple_energy_decades", "crumple-span", Kind::Float),
         ]
     }
 }

@@ -1,11 +1,17 @@
 //! Which play modes each parameter acts in: what each mode's tab of the editor shows.
 
-use urto_dsp::voice::PlayMode::{self, Bounce, Drop, Roll, Slide, Strike};
+use urto_dsp::voice::PlayMode::{self, Bounce, Crumple, Drop, Roll, Slide, Strike};
 
 const ALL: &[PlayMode] = &PlayMode::ALL;
 /// The modes whose contact is the Contact group's (a drop derives its own from the materials,
 /// keeping only the integrator, the guard and the exit correction).
 const HIT: &[PlayMode] = &[Strike, Bounce, Roll, Slide];
+/// The modes whose striker is the striker group's body (a crumple throws fragments of it;
+/// a drop's body is its own).
+const STRUCK: &[PlayMode] = &[Strike, Bounce, Roll, Slide, Crumple];
+/// The modes whose contacts the integrator and the guard set (a crumple's pool always takes
+/// the energy-consistent step).
+const STEPPED: &[PlayMode] = &[Strike, Bounce, Roll, Drop, Slide];
 
 /// Each parameter by stable id, and the modes in which it can change the sound (some only under
 /// a condition the editor notes, e.g. restitution only when damping comes from it). Traced
@@ -15,7 +21,7 @@ const USAGE: &[(&str, &[PlayMode])] = &[
     ("k", HIT),
     ("mu", HIT),
     ("alpha", HIT),
-    ("integrator", ALL),
+    ("integrator", STEPPED),
     ("law", HIT),
     ("damping-from", HIT),
     ("restitution", HIT),
@@ -23,12 +29,12 @@ const USAGE: &[(&str, &[PlayMode])] = &[
     // Roll never parts a rigid pair: nothing to correct at its exit (a slider hopping on a
     // rough surface does).
     ("corrections", &[Strike, Bounce, Drop, Slide]),
-    ("guard", ALL),
+    ("guard", STEPPED),
     // A drop's body replaces the striker, of the striker's material (and its ring's level).
-    ("hammer-mass", HIT),
-    ("striker", HIT),
+    ("hammer-mass", STRUCK),
+    ("striker", STRUCK),
     ("striker-material", ALL),
-    ("striker-size", HIT),
+    ("striker-size", STRUCK),
     ("striker-level", ALL),
     ("grip", &[Strike]),
     ("contact-from-materials", HIT),
@@ -101,6 +107,13 @@ const USAGE: &[(&str, &[PlayMode])] = &[
     ("grain-size", &[Roll, Drop, Slide]),
     // Pressure presses a ball that rests on the object, and a slider.
     ("press-depth", &[Bounce, Roll, Slide]),
+    ("crumple-rate", &[Crumple]),
+    ("crumple-source", &[Crumple]),
+    ("crumple-gesture", &[Crumple]),
+    ("crumple-gesture-time", &[Crumple]),
+    ("crumple-exponent", &[Crumple]),
+    ("crumple-min-energy", &[Crumple]),
+    ("crumple-span", &[Crumple]),
     ("bend-range", ALL),
     ("mpe", ALL),
     ("mpe-bend-range", ALL),

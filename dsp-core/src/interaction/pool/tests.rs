@@ -17,6 +17,7 @@ fn strike<'a>(v_in: f64, mass_kg: f64, stiffness: f64, modes: &'a [Mode]) -> Poo
     PoolStrike {
         v_in_m_per_s: v_in,
         mass_kg,
+        modal_mass_kg: mass_kg,
         gap_m: 0.0,
         stiffness,
         alpha: 1.5,
@@ -132,12 +133,14 @@ fn overlapping_events_never_gain_energy() {
                         mode(freq_hz, t60(&mut rng, 0.01, 0.2), 2.0 * rng.f64() - 1.0)
                     })
                     .collect();
-                let v_in = range(&mut rng, 0.05, 4.0);
+                let v_in = range(&mut rng, 1e-3, 30.0);
+                let mass_kg = range(&mut rng, 1e-8, 0.1);
                 let hit = PoolStrike {
                     v_in_m_per_s: v_in,
-                    mass_kg: range(&mut rng, 1e-4, 0.02),
+                    mass_kg,
+                    modal_mass_kg: mass_kg * (0.5 + 4.0 * rng.f64()),
                     gap_m: rng.f64() * v_in * DT,
-                    stiffness: range(&mut rng, 1e5, 1e10),
+                    stiffness: range(&mut rng, 1e5, 1e11),
                     alpha: [1.0, 1.5, 2.0][rng.usize(..3)],
                     restitution: if lossless {
                         1.0
@@ -159,8 +162,10 @@ fn overlapping_events_never_gain_energy() {
             assert!(out.mid_pa.is_finite() && out.side_pa.is_finite());
             let held = bank.energy_j() + pool.energy_j(&bank);
             let allowed = pool.net_energy_in_j();
+            // Round-off: 10⁻⁸ of the energy that flowed (a tiny stiff striker's whole
+            // contact can fall within one sub-step).
             assert!(
-                held <= allowed * (1.0 + 1e-9) + 1e-18,
+                held <= allowed + 1e-8 * pool.energy_in_j + 1e-18,
                 "stream {stream}, sample {n}: {held} J held, {allowed} J put in"
             );
             let touching = pool.strikers.iter().filter(|s| s.force_n > 0.0).count();

@@ -144,6 +144,19 @@ impl FragmentModes {
         (2.0 * self.energy_j() / self.mass_kg * compliance).sqrt()
     }
 
+    /// Σ(|ψᵢ| + |sideᵢ|) of the pickup gains: either channel's pressure per unit of modal
+    /// velocity, at most (as [`super::ModalBank::pickup_abs_sum`]).
+    pub fn pickup_abs_sum(&self) -> f64 {
+        (0..self.num_modes)
+            .map(|i| self.pickup[i].abs() + self.side[i].abs())
+            .sum()
+    }
+
+    /// Modal mass of the modes, kg.
+    pub fn mass_kg(&self) -> f64 {
+        self.mass_kg
+    }
+
     /// Multiply the vibration by `factor` (its energy by factor²).
     #[cfg(test)]
     pub fn scale_vibration(&mut self, factor: f64) {

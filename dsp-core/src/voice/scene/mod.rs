@@ -12,6 +12,7 @@ use crate::interaction::ContactPrep;
 use crate::resonator::ObjectSpec;
 
 mod bounce;
+mod crumple;
 mod drop;
 mod roll;
 mod slide;
@@ -93,8 +94,9 @@ pub(super) enum LevelReference {
     /// A steady sound (a rolling ball): its RMS over the reference seeds times the crest; the
     /// velocity sets a gain.
     Steady,
-    /// A slider drawn: measured as a steady sound at a ladder of press forces; the velocity sets
-    /// the force, and a gain brings the level the force gives to the velocity's. (A slider's level
+    /// A slider drawn, or a crumple: measured as a steady sound at a ladder of press forces (a
+    /// crumple's: shares of its events' energies); the velocity sets the force, and a gain brings
+    /// the level the force gives to the velocity's. (A slider's level
     /// is no simple function of its force: a hinge squeaks louder pressed less, a bowed cymbal
     /// catches another mode.)
     Pressed,
@@ -113,6 +115,7 @@ impl PlayMode {
             PlayMode::Drop => LevelReference::Drops,
             PlayMode::Roll => LevelReference::Steady,
             PlayMode::Slide => LevelReference::Pressed,
+            PlayMode::Crumple => LevelReference::Pressed,
         }
     }
 
@@ -141,7 +144,8 @@ impl PlayMode {
             },
             PlayMode::Bounce => bounce::strike(patch, calibration.speed_for(level_db), gain),
             PlayMode::Roll => at_level,
-            PlayMode::Slide => {
+            // A slider's velocity sets its press; a crumple's the share of its events' energies.
+            PlayMode::Slide | PlayMode::Crumple => {
                 let (press_fraction, level_gain) = calibration.press_for(patch, level_db);
                 Strike {
                     gain: gain * level_gain,
@@ -170,7 +174,11 @@ impl PlayMode {
     pub(super) fn own_contact(self, patch: &Patch) -> Option<Patch> {
         match self {
             PlayMode::Drop => Some(drop::resolved(patch)),
-            PlayMode::Strike | PlayMode::Bounce | PlayMode::Roll | PlayMode::Slide => None,
+            PlayMode::Strike
+            | PlayMode::Bounce
+            | PlayMode::Roll
+            | PlayMode::Slide
+            | PlayMode::Crumple => None,
         }
     }
 }
@@ -238,6 +246,7 @@ pub(super) struct Scenes {
     roll: roll::RollScene,
     pub drop: Box<DropPlay>,
     pub slide: slide::SlideScene,
+    crumple: crumple::CrumpleScene,
 }
 
 impl Scenes {
@@ -249,6 +258,7 @@ impl Scenes {
             roll: roll::RollScene::new(),
             drop: DropPlay::new(),
             slide: slide::SlideScene::new(),
+            crumple: crumple::CrumpleScene::new(),
         }
     }
 
@@ -265,6 +275,7 @@ impl Scenes {
             PlayMode::Roll => &self.roll,
             PlayMode::Drop => &*self.drop,
             PlayMode::Slide => &self.slide,
+            PlayMode::Crumple => &self.crumple,
         }
     }
 
@@ -275,6 +286,7 @@ impl Scenes {
             PlayMode::Roll => &mut self.roll,
             PlayMode::Drop => &mut *self.drop,
             PlayMode::Slide => &mut self.slide,
+            PlayMode::Crumple => &mut self.crumple,
         }
     }
 

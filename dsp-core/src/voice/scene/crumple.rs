@@ -1,0 +1,245 @@
+//! The crumple: while its note is held, a stream of small impacts — fragments of the striker's body at every size, thrown at the object from a pool of strikers so that they overlap.
+//!
+//! The events are a Poisson stream in continuous time ([`crate::stream`]), its rate the patch's
+//! times the gesture's share, the rate controller's and the note's expression (its drive), set
+//! every [`CONTROL_S`] of the note's time: a seed gives the same events at every sample rate.
+//! Each event of energy E throws a fragment of size s = √(E/E_max) of the striker
+//! ([`crate::stream::StreamSettings::size`]): a geometrically similar body of the same
+//! material, so its modes rise as 1/s (every length scales, the wave speeds are the material's),
+//! their decay shortens as s (the material's loss factor holds: T60 = 2.2/(η·f)), its mass falls
+//! as s³, and its Hertz stiffness as √s (k ∝ √R). It arrives at the object at its event's time
+//! with the speed its energy gives, v = √(2E/m), through the pair's contact.
+
+use super::{NoteStart, Scene};
+use crate::interaction::{PoolStrike, StrikerPool};
+use crate::resonator::{Mode, FRAGMENT_MODES};
+use crate::stream::{EnergyLaw, EventStream, StreamSettings};
+use crate::voice::bodies::Bodies;
+use crate::voice::patch::{Crumple, Gesture, Patch};
+
+/// How often the rate is set, s of the note's time (the same instants at every sample rate).
+const CONTROL_S: f64 = 1e-3;
+/// The fastest a fragment is thrown, m/s: a tiny fragment given a large energy does not fly at
+/// the speed of sound.
+const MAX_SPEED_M_PER_S: f64 = 30.0;
+/// The settings' bounds where they enter the scene (the plugin's ranges lie within them).
+const EXPONENT_RANGE: (f64, f64) = (0.5, 3.0);
+const SPAN_RANGE: (f64, f64) = (1.01, 1e6);
+const MIN_ENERGY_J: f64 = 1e-15;
+/// A footstep's bursts: each (τ/b)·e^(1 − τ/b) with b this share of the step, the toe's this
+/// share of the step after the heel and this loud.
+const STEP_BURST: f64 = 0.04;
+const TOE_DELAY: f64 = 0.25;
+const TOE_SHARE: f64 = 0.8;
+
+/// The stream, the pool and the whole striker a crumple note throws fragments of.
+pub(in crate::voice) struct CrumpleScene {
+    stream: EventStream,
+    pool: StrikerPool,
+    /// Samples of the note rendered, and the control instants passed.
+    samples: u64,
+    controls: u64,
+    held: bool,
+    /// The whole striker (an event of the largest energy): its lowest modes, their modal mass,
+    /// its rigid mass, its Hertz stiffness against the object (N/m^1.5) and the pair's
+    /// restitution.
+    whole: [Mode; FRAGMENT_MODES],
+    whole_modes: usize,
+    whole_modal_mass_kg: f64,
+    whole_mass_kg: f64,
+    whole_stiffness: f64,
+    restitution: f64,
+    /// The modes of the fragment being thrown.
+    fragment: [Mode; FRAGMENT_MODES],
+    /// The share of the events' energies the note's velocity throws them with.
+    energy_scale: f64,
+}
+
+impl CrumpleScene {
+    pub fn new() -> Self {
+        Self {
+            stream: EventStream::new(
+                StreamSettings::new(EnergyLaw::Exponential { scale_j: 1.0 }),
+                0.0,
+                0,
+            ),
+            pool: StrikerPool::new(),
+            samples: 0,
+            controls: 0,
+            held: false,
+            whole: [Mode::SILENT; FRAGMENT_MODES],
+            whole_modes: 0,
+            whole_modal_mass_kg: 1.0,
+            whole_mass_kg: 1.0,
+            whole_stiffness: 1e6,
+            restitution: 0.5,
+            fragment: [Mode::SILENT; FRAGMENT_MODES],
+            energy_scale: 1.0,
+        }
+    }
+
+    /// The rate at `t_s` into the note, events per second.
+    fn rate_per_s(crumple: &Crumple, t_s: f64, drive_fraction: f64) -> f64 {
+        let controlled = crumple.rate_fraction.clamp(0.0, 1.0) * drive_fraction.clamp(0.0, 1.0);
+        crumple.rate_per_s.max(0.0) * controlled * gesture_share(crumple, t_s)
+    }
+
+    /// Throw the fragment of `event` at the object, `lead_s` before it arrives.
+    fn throw(&mut self, bodies: &mut Bodies, energy_j: f64, size: f64, lead_s: f64, fs: f64) {
+        let volume = size * size * size;
+        let (mass_kg, modal_mass_kg) = (
+            self.whole_mass_kg * volume,
+            self.whole_modal_mass_kg * volume,
+        );
+        let v_in = (2.0 * energy_j / mass_kg).sqrt().min(MAX_SPEED_M_PER_S);
+        for (fragment, whole) in self
+            .fragment
+            .iter_mut()
+            .zip(&self.whole[..self.whole_modes])
+        {
+            *fragment = Mode {
+                freq_hz: whole.freq_hz / size,
+                t60_s: whole.t60_s * size,
+                ..*whole
+            };
+        }
+        let strike = PoolStrike {
+            v_in_m_per_s: v_in,
+            mass_kg,
+            modal_mass_kg,
+            gap_m: v_in * lead_s,
+            stiffness: self.whole_stiffness * size.sqrt(),
+            alpha: 1.5,
+            restitution: self.restitution,
+            modes: &self.fragment[..self.whole_modes],
+        };
+        let before_j = self.pool.energy_in_j();
+        self.pool.strike(&bodies.bank, &strike, fs);
+        bodies.input_energy_j += self.pool.energy_in_j() - before_j;
+        bodies.scene_pickup_per_sqrt_j = self.pool.pickup_per_sqrt_j();
+    }
+
+    /// Throw every event that arrives before `end_s`, the rate set at each control instant on
+    /// the way; `start_s` is where the sample about to be rendered begins.
+    fn throw_until(
+        &mut self,
+        bodies: &mut Bodies,
+        crumple: &Crumple,
+        start_s: f64,
+        end_s: f64,
+        fs: f64,
+    ) {
+        loop {
+            let control_s = self.controls as f64 * CONTROL_S;
+            while let Some(event) = self.stream.next_before(control_s.min(end_s)) {
+                self.throw(
+                    bodies,
+                    event.energy_j * self.energy_scale,
+                    event.size,
+                    event.time_s - start_s,
+                    fs,
+                );
+            }
+            if control_s >= end_s {
+                return;
+            }
+            let rate = if self.held {
+                Self::rate_per_s(crumple, control_s, bodies.drive_fraction)
+            } else {
+                0.0
+            };
+            self.stream.set_rate(control_s, rate);
+            self.controls += 1;
+        }
+    }
+}
+
+/// The gesture's share of the rate at `t_s` into the note.
+fn gesture_share(crumple: &Crumple, t_s: f64) -> f64 {
+    let period_s = crumple.gesture_s.max(1e-3);
+    let burst = |tau: f64, width: f64| {
+        if tau > 0.0 {
+            tau / width * (1.0 - tau / width).exp()
+        } else {
+            0.0
+        }
+    };
+    match crumple.gesture {
+        Gesture::Steady => 1.0,
+        Gesture::Crush => burst(t_s, period_s),
+        Gesture::Steps => {
+            let tau = t_s % period_s;
+            let width = STEP_BURST * period_s;
+            burst(tau, width) + TOE_SHARE * burst(tau - TOE_DELAY * period_s, width)
+        }
+    }
+}
+
+impl Scene for CrumpleScene {
+    fn start(&mut self, bodies: &mut Bodies, note: &NoteStart<'_>) {
+        let patch = note.patch;
+        let crumple = &patch.crumple;
+        bodies.hammer.retire();
+        let striker = patch.striker.body(patch.hammer_mass_kg, &mut self.whole);
+        self.whole_modes = striker.num_modes;
+        self.whole_modal_mass_kg = striker.modal_mass_kg;
+        self.whole_mass_kg = patch.striker.rigid_mass_kg(patch.hammer_mass_kg);
+        (self.whole_stiffness, self.restitution) =
+            patch.striker.hertz_contact(patch.object_material);
+        let min_j = crumple.min_energy_j.max(MIN_ENERGY_J);
+        let span = crumple.energy_span.clamp(SPAN_RANGE.0, SPAN_RANGE.1);
+        let law = EnergyLaw::PowerLaw {
+            exponent: crumple
+                .energy_exponent
+                .clamp(EXPONENT_RANGE.0, EXPONENT_RANGE.1),
+            min_j,
+            max_j: min_j * span,
+        };
+        let settings = StreamSettings::new(law);
+        // The velocity's share of the energies (the fragments' sizes are the crumple's own): a
+        // fragment's impulse goes as √(E·m), so a level of L dB below velocity 127 throws them
+        // with 10^(L/10) of their energies.
+        self.energy_scale = note.strike.press_fraction;
+        self.stream = EventStream::new(settings, 0.0, note.seed);
+        self.pool
+            .start(&mut bodies.bank, note.dt_s, patch.striker_level);
+        (self.samples, self.controls, self.held) = (0, 0, true);
+    }
+
+    fn render(
+        &mut self,
+        bodies: &mut Bodies,
+        patch: &Patch,
+        dt_s: f64,
+        mid: &mut [f64],
+        side: &mut [f64],
+        _decide: bool,
+    ) {
+        let fs = 1.0 / dt_s;
+        for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
+            let start_s = self.samples as f64 * dt_s;
+            let end_s = (self.samples + 1) as f64 * dt_s;
+            self.throw_until(bodies, &patch.crumple, start_s, end_s, fs);
+            let pickup = self.pool.process_sample(&mut bodies.bank, dt_s);
+            (*m, *s) = (pickup.mid_pa, pickup.side_pa);
+            self.samples += 1;
+        }
+    }
+
+    /// A held note, or fragments still flying or ringing, keep the voice.
+    fn in_play(&self, _bodies: &Bodies) -> bool {
+        self.held || self.pool.is_active()
+    }
+
+    /// No event is thrown after the note-off; those thrown ring out.
+    fn release(&mut self, _bodies: &mut Bodies, _patch: &Patch) -> bool {
+        self.held = false;
+        false
+    }
+
+    /// No event from now on, and the fragments are gone.
+    fn stop(&mut self, _bodies: &mut Bodies) {
+        self.held = false;
+        self.pool.silence();
+    }
+}
