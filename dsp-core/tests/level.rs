@@ -5,7 +5,7 @@
 
 use urto_dsp::resonator::ObjectKind;
 use urto_dsp::voice::{
-    Engine, Level, Patch, PlayMode, OUTPUT_PER_PA, REFERENCE_NOTE, REFERENCE_PEAK_DBFS, ROLL_CREST,
+    Engine, Level, Patch, PlayMode, OUTPUT_PER_PA, REFERENCE_NOTE, REFERENCE_PEAK_DBFS,
 };
 
 const FS: f64 = 48_000.0;
@@ -68,7 +68,7 @@ fn every_object_and_mode_is_at_the_calibrated_level_with_the_velocity_spacing() 
         for kind in ObjectKind::ALL {
             let patch = patch(kind, mode);
             let (target, level): (f64, &dyn Fn(u8) -> f64) = if mode.is_steady() {
-                (REFERENCE_PEAK_DBFS - 20.0 * ROLL_CREST.log10(), &|v| {
+                (REFERENCE_PEAK_DBFS - 20.0 * mode.crest().log10(), &|v| {
                     roll_rms_dbfs(&patch, v)
                 })
             } else {

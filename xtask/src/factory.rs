@@ -56,6 +56,7 @@ pub fn write_normalized(path: &Path) -> Result<()> {
                 "name": preset.name,
                 "mode": mode.map(|m| m.id()),
                 "steady": mode.is_some_and(|m| m.is_steady()),
+                "crest": mode.map_or(1.0, |m| m.crest()),
                 "normalized": normalized,
             })
         })

@@ -40,6 +40,10 @@ const REFERENCE_DROPS: u64 = 3;
 /// peak over a second or two lies about 4 standard deviations out. A peak measured over a short
 /// render would scatter by several dB with the track's random draw; the RMS scatters less.
 pub const ROLL_CREST: f64 = 4.0;
+/// Peak over RMS the calibration assumes for a stream of impacts (a crumple): its loudest event
+/// in a second or two stands 22–25 dB above its RMS (the three factory crumples, rendered
+/// through the CLAP at velocity 127), so 24 dB.
+pub const STREAM_CREST: f64 = 16.0;
 /// Impact speeds the calibration measures, from the softest strike to the hardest.
 const LADDER: usize = 8;
 /// Press forces the calibration of a slide measures, from the softest velocity's to the
@@ -416,7 +420,7 @@ impl Prepared {
     /// Peak pressure (Pa) of the reference note at the listener, on the louder channel: struck at `v_in`
     /// over [`REFERENCE_STRIKE_S`] (a bounce: thrown at `v_in` from the object's surface, so its
     /// first impacts are the real ones); a drop: the geometric mean of the peaks of its first
-    /// [`REFERENCE_DROPS`] drops, each over its fall and [`REFERENCE_DROP_AFTER_FALL_S`]; or rolling: [`ROLL_CREST`] times the RMS over
+    /// [`REFERENCE_DROPS`] drops, each over its fall and [`REFERENCE_DROP_AFTER_FALL_S`]; or rolling: the mode's crest ([`super::PlayMode::crest`]) times the RMS over
     /// [`REFERENCE_ROLL_S`] after [`REFERENCE_ROLL_SETTLE_S`], in power averaged over its first
     /// [`REFERENCE_ROLLS`] rolls (a slide: pressed with `press_fraction` of its force, below the
     /// whole force over [`LOWER_PRESS_NOTES`] notes spread about it).
@@ -473,7 +477,7 @@ impl Prepared {
             self.render_reference(&reference, strike, seed, samples, Some(skip));
             mean_square += self.steady_mean_square;
         }
-        ROLL_CREST * (mean_square / notes as f64).sqrt()
+        patch.mode.crest() * (mean_square / notes as f64).sqrt()
     }
 
     /// Render the reference note of `patch` for `samples` samples at unit gain and return the

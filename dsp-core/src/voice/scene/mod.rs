@@ -6,7 +6,7 @@
 
 use super::bodies::Bodies;
 use super::patch::{Patch, PlayMode};
-use super::prepared::{Calibration, Strike};
+use super::prepared::{Calibration, Strike, ROLL_CREST, STREAM_CREST};
 use crate::body::{object_fundamental_hz, object_size_m, Grip};
 use crate::interaction::ContactPrep;
 use crate::resonator::ObjectSpec;
@@ -154,6 +154,19 @@ impl PlayMode {
                 }
             }
             PlayMode::Drop => drop::strike(patch, level_db, gain),
+        }
+    }
+
+    /// Peak over RMS a steady sound of this mode is calibrated with ([`PlayMode::is_steady`]):
+    /// a rolling ball's or a slider's filtered noise, or a crumple's stream of impacts.
+    pub fn crest(self) -> f64 {
+        match self {
+            PlayMode::Crumple => STREAM_CREST,
+            PlayMode::Strike
+            | PlayMode::Bounce
+            | PlayMode::Roll
+            | PlayMode::Drop
+            | PlayMode::Slide => ROLL_CREST,
         }
     }
 
