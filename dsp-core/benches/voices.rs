@@ -1,4 +1,4 @@
-//! Cost of a 32-mode voice in contact, ringing freely, rolling, sliding, bouncing and under a dropped die, struck by a point
+//! Cost of a 32-mode voice in contact, ringing freely, rolling, sliding, bouncing, under a dropped die and crumpling, struck by a point
 //! mass and by a spoon with 8 modes of its own (two ringing bodies, against one of 40 modes); a 30 s decaying tail
 //! against a steady one; and the real-time factor of 64 voices of 32 modes at 48 kHz under dense
 //! notes.
@@ -15,7 +15,7 @@ use urto_dsp::contact::HuntCrossley;
 use urto_dsp::material::{Material, MATERIALS};
 use urto_dsp::resonator::{ObjectKind, ObjectSpec};
 use urto_dsp::surface::{SurfaceKind, SurfaceSettings};
-use urto_dsp::voice::{Engine, Patch, PlayMode, MAX_VOICES};
+use urto_dsp::voice::{Engine, Gesture, Patch, PlayMode, MAX_VOICES};
 
 const FS: f64 = 48_000.0;
 const BLOCK: usize = 1024;
@@ -149,6 +149,27 @@ fn voice(c: &mut Criterion) {
             black_box(out[BLOCK - 1])
         })
     });
+    // A crumple held on the same object (steady state): a steady Poisson stream of point-mass
+    // fragments (0.1 g whole) at 1 000 and 5 000 (the plugin's top) events per second, each an
+    // impact from the 16-striker pool.
+    for rate_per_s in [1000.0, 5000.0] {
+        let mut crumpling = patch_32_modes();
+        crumpling.mode = PlayMode::Crumple;
+        crumpling.hammer_mass_kg = 1e-4;
+        crumpling.crumple.rate_per_s = rate_per_s;
+        crumpling.crumple.gesture = Gesture::Steady;
+        group.bench_function(format!("crumple_{rate_per_s}_per_s"), |b| {
+            let mut engine = Engine::new(FS);
+            engine.note_on(&crumpling, 48, 1.0);
+            for _ in 0..20 {
+                engine.process(&crumpling, &mut out);
+            }
+            b.iter(|| {
+                engine.process(&crumpling, &mut out);
+                black_box(out[BLOCK - 1])
+            })
+        });
+    }
     let mut bouncing = patch_32_modes();
     bouncing.mode = PlayMode::Bounce;
     bouncing.hammer_mass_kg = 0.005;

@@ -17,7 +17,8 @@ pub(super) fn potential_j(law: &HuntCrossley, x_m: f64) -> f64 {
 /// The energy-consistent force of one AM1 step as a function of the new compression:
 /// Φ(x₁) = [V(x₁) − V(x₀)]/(x₁ − x₀) + D·(x₁ − x₀)/h with the damper D = λ·(x₀^α + x₁^α)/2
 /// (Hunt–Crossley) or c (linear), and the step's residual in the held force F, x₁ = x_base − c·F.
-struct DiscreteGradient {
+#[derive(Clone, Copy, Debug)]
+pub(super) struct DiscreteGradient {
     law: HuntCrossley,
     x0: f64,
     x_base: f64,
@@ -33,7 +34,7 @@ struct DiscreteGradient {
 }
 
 impl DiscreteGradient {
-    fn new(setup: &ContactSetup, x0: f64, x_base: f64, c: f64, h: f64) -> Self {
+    pub(super) fn new(setup: &ContactSetup, x0: f64, x_base: f64, c: f64, h: f64) -> Self {
         let law = &setup.law;
         let (mu_s_per_m, linear_n_s_per_m) = match setup.damping {
             Damping::HuntCrossley => (law.mu_s_per_m, 0.0),
@@ -57,7 +58,7 @@ impl DiscreteGradient {
     /// Φ and dΦ/dx₁ at x₁: x₁^α = x₁·x₁^(α−1) and its derivative α·x₁^(α−1) from one power, and
     /// one division (independent of the power, so the two overlap).
     #[inline(always)]
-    fn phi(&self, x1: f64) -> (f64, f64) {
+    pub(super) fn phi(&self, x1: f64) -> (f64, f64) {
         let (k, a, x0, p0) = (self.law.stiffness, self.law.alpha, self.x0, self.p0);
         let dx = x1 - x0;
         let (p1, dp1) = if x1 > 0.0 {

@@ -13,8 +13,8 @@
 //! quiet; a new event takes an idle striker, or the one ringing quietest (its tail is cut, never
 //! a flight or a contact), or is refused when all are in flight.
 
-use super::discrete_gradient::{potential_j, solve_discrete_gradient};
-use super::ContactSetup;
+use super::discrete_gradient::{potential_j, solve_discrete_gradient, DiscreteGradient};
+use super::{ContactSetup, MIN_STEPS_PER_CONTACT};
 use crate::contact::HuntCrossley;
 use crate::integrate::Method;
 use crate::resonator::{FragmentModes, ModalBank, Mode, Pickup, Slot, Surface};
@@ -22,10 +22,12 @@ use crate::restitution::mu_for_restitution;
 
 /// Strikers a pool holds: events in flight at once.
 pub const POOL_STRIKERS: usize = 16;
-/// Steps a sample is taken in while a striker may touch the object.
+/// Steps a sample is taken in while a striker may touch the object, unless every contact in
+/// flight lasts [`MIN_STEPS_PER_CONTACT`] samples or more (then one step a sample, as a hammer's
+/// long contact).
 pub const POOL_SUB_STEPS: usize = 8;
-/// The longest a striker flies after its first touch before it is taken away (out of contact),
-/// s: a striker chattering on an object that swings towards it ends there.
+/// The longest a striker flies without touching before it is taken away, s (one thrown at a
+/// receding object, or too slowly to arrive).
 const MAX_FLIGHT_S: f64 = 0.01;
 /// A striker ringing by itself is quiet once its vibration holds less than this share of the
 /// energy it was launched with.
@@ -33,6 +35,11 @@ const QUIET_SHARE: f64 = 1e-10;
 /// Relative tolerance of the step's total force, and the most regula falsi iterations.
 const SUM_TOLERANCE: f64 = 1e-13;
 const MAX_SUM_ITERATIONS: usize = 100;
+/// The most joint Newton iterations on the touching strikers' forces before the step falls back
+/// to regula falsi, and the largest step (over each force) that ends them: Newton's error after
+/// a step s is about κ·s², so 1e-8 leaves an error near 1e-16.
+const MAX_JOINT_ITERATIONS: usize = 12;
+const JOINT_STEP_TOLERANCE: f64 = 1e-8;
 
 /// One event as the pool strikes it.
 #[derive(Clone, Copy, Debug)]
@@ -74,40 +81,56 @@ struct PoolStriker {
     bank: FragmentModes,
     surface: Surface,
     launch_energy_j: f64,
-    /// Samples since its first touch (0 until then).
+    /// Its contact lasts [`MIN_STEPS_PER_CONTACT`] samples or more ([`elastic_contact_floor_s`]).
+    long_contact: bool,
+    /// Samples since its launch, and whether it has touched the object.
     flight_samples: u32,
+    touched: bool,
     /// This step: the compression at its start, the compression with no force, the striker's
     /// own compliance (rigid mass and modes), whether it may touch.
     x0_m: f64,
     x_base_m: f64,
     compliance_m_per_n: f64,
     touching: bool,
+    /// This step's discrete gradient Φ(x₁) (while it touches), its force as solved, and the
+    /// joint Newton's rᵢ/dᵢ and uᵢ/dᵢ (see [`StrikerPool::joint_newton`]).
+    gradient: DiscreteGradient,
+    step_force_n: f64,
+    r_over_d: f64,
+    u_over_d: f64,
 }
 
 impl PoolStriker {
     fn new() -> Self {
+        let setup = ContactSetup::hunt_crossley(
+            HuntCrossley {
+                stiffness: 1e6,
+                mu_s_per_m: 0.0,
+                alpha: 1.5,
+            },
+            Method::Am1,
+        );
         Self {
             phase: Phase::Idle,
             mass_kg: 1.0,
             position_m: 0.0,
             velocity_m_per_s: 0.0,
             force_n: 0.0,
-            setup: ContactSetup::hunt_crossley(
-                HuntCrossley {
-                    stiffness: 1e6,
-                    mu_s_per_m: 0.0,
-                    alpha: 1.5,
-                },
-                Method::Am1,
-            ),
+            setup,
             bank: FragmentModes::default(),
             surface: Surface::default(),
             launch_energy_j: 0.0,
+            long_contact: false,
             flight_samples: 0,
+            touched: false,
             x0_m: 0.0,
             x_base_m: 0.0,
             compliance_m_per_n: 0.0,
             touching: false,
+            gradient: DiscreteGradient::new(&setup, 0.0, 0.0, 0.0, 1.0),
+            step_force_n: 0.0,
+            r_over_d: 0.0,
+            u_over_d: 0.0,
         }
     }
 
@@ -131,15 +154,33 @@ impl PoolStriker {
         solve_discrete_gradient(&self.setup, self.x0_m, x_base, c, h, self.force_n).0
     }
 
-    /// Take the step of length `h` under `force_n` (trapezoid rule for the rigid mass, the
-    /// modes exact under the reaction held).
-    fn advance(&mut self, force_n: f64, h: f64) {
+    /// Take the step of length `h` (a sub-step or a whole sample) under `force_n` (trapezoid rule
+    /// for the rigid mass, the modes exact under the reaction held).
+    fn advance(&mut self, force_n: f64, h: f64, sub_step: bool) {
         let m = self.mass_kg;
         self.position_m += h * self.velocity_m_per_s - h * h / (2.0 * m) * force_n;
         self.velocity_m_per_s -= h * force_n / m;
-        self.surface = self.bank.advance(true, -force_n);
+        self.surface = self.bank.advance(sub_step, -force_n);
         self.force_n = force_n;
+        self.touched |= force_n > 0.0;
     }
+}
+
+/// A floor under the length of an elastic contact k·x^α of a mass `mass_kg` arriving at
+/// `v_in_m_per_s`, s: it lasts 2·I·x_max/v_in with x_max = ((α + 1)·m·v_in²/(2k))^(1/(α+1)) and
+/// I = ∫₀¹ dz/√(1 − z^(α+1)) ≥ 1 (π/2 at α = 1), so 2·x_max/v_in. Damping and compliance in
+/// series only lengthen it.
+fn elastic_contact_floor_s(stiffness: f64, alpha: f64, mass_kg: f64, v_in_m_per_s: f64) -> f64 {
+    let q = alpha + 1.0;
+    let x_max_m = (q * mass_kg * v_in_m_per_s * v_in_m_per_s / (2.0 * stiffness)).powf(1.0 / q);
+    2.0 * x_max_m / v_in_m_per_s
+}
+
+/// The strikers in flight that may touch the object this step.
+fn touching(strikers: &mut [PoolStriker]) -> impl Iterator<Item = &mut PoolStriker> {
+    strikers
+        .iter_mut()
+        .filter(|s| s.phase == Phase::Flying && s.touching)
 }
 
 /// Strikers flying at one object, their contacts solved together (allocated once; nothing on
@@ -237,8 +278,13 @@ impl StrikerPool {
         striker.velocity_m_per_s = v_in + bank.strike_velocity_m_per_s();
         striker.force_n = 0.0;
         striker.flight_samples = 0;
+        striker.touched = false;
         striker.phase = Phase::Flying;
         striker.launch_energy_j = striker.kinetic_j();
+        let reduced_kg = strike.mass_kg * bank.mass_kg() / (strike.mass_kg + bank.mass_kg());
+        let floor_s = elastic_contact_floor_s(strike.stiffness, strike.alpha, reduced_kg, v_in);
+        let dt_s = sub_dt_s * POOL_SUB_STEPS as f64;
+        striker.long_contact = floor_s >= MIN_STEPS_PER_CONTACT * dt_s;
         self.energy_in_j += striker.launch_energy_j;
         self.launched += 1;
         true
@@ -323,7 +369,7 @@ impl StrikerPool {
     /// [`StrikerPool::start`] was given): what the pickups hear.
     pub fn process_sample(&mut self, bank: &mut ModalBank, dt_s: f64) -> Pickup {
         let mut pickup = if self.may_touch(bank, dt_s) {
-            self.contact_sample(bank)
+            self.contact_sample(bank, dt_s)
         } else {
             self.free_sample(bank, dt_s)
         };
@@ -374,16 +420,26 @@ impl StrikerPool {
         pickup
     }
 
-    /// A sample in [`POOL_SUB_STEPS`] contact steps.
-    fn contact_sample(&mut self, bank: &mut ModalBank) -> Pickup {
-        let h = self.sub_dt_s;
-        // A retune or a change of decay since the last contact sample dropped the object's
-        // sub-step transition (as a hammer's contact prepares its own at each onset); nothing
-        // if it is still the one prepared.
-        bank.prepare(Slot::Sub, h);
+    /// A sample in [`POOL_SUB_STEPS`] contact steps, or in one when every contact in flight is
+    /// long.
+    fn contact_sample(&mut self, bank: &mut ModalBank, dt_s: f64) -> Pickup {
+        let long = self
+            .strikers
+            .iter()
+            .all(|s| s.phase != Phase::Flying || s.long_contact);
+        let (slot, steps) = if long {
+            (Slot::Full, 1)
+        } else {
+            // A retune or a change of decay since the last contact sample dropped the object's
+            // sub-step transition (as a hammer's contact prepares its own at each onset);
+            // nothing if it is still the one prepared.
+            bank.prepare(Slot::Sub, self.sub_dt_s);
+            (Slot::Sub, POOL_SUB_STEPS)
+        };
+        let h = dt_s / steps as f64;
         let mut object = bank.surface();
-        for _ in 0..POOL_SUB_STEPS {
-            object = self.contact_step(bank, object.displacement_m, h);
+        for _ in 0..steps {
+            object = self.contact_step(bank, object.displacement_m, h, slot);
         }
         let mut pickup = object.pickup;
         for striker in self.strikers.iter().filter(|s| s.phase == Phase::Flying) {
@@ -393,10 +449,11 @@ impl StrikerPool {
         pickup
     }
 
-    /// One contact step of length `h` from the object's strike point at `object_m`.
-    fn contact_step(&mut self, bank: &mut ModalBank, object_m: f64, h: f64) -> Surface {
-        let object_free = bank.predict_free(Slot::Sub).0;
-        let object_compliance = bank.compliance(Slot::Sub).0;
+    /// One contact step of length `h` (`slot`'s) from the object's strike point at `object_m`.
+    fn contact_step(&mut self, bank: &mut ModalBank, object_m: f64, h: f64, slot: Slot) -> Surface {
+        let sub_step = slot == Slot::Sub;
+        let object_free = bank.predict_free(slot).0;
+        let object_compliance = bank.compliance(slot).0;
         for s in self
             .strikers
             .iter_mut()
@@ -404,46 +461,101 @@ impl StrikerPool {
         {
             s.x0_m = s.compression_m(object_m);
             s.x_base_m =
-                s.position_m + h * s.velocity_m_per_s + s.bank.predict_free(true) - object_free;
-            s.compliance_m_per_n = h * h / (2.0 * s.mass_kg) + s.bank.compliance_m_per_n(true);
+                s.position_m + h * s.velocity_m_per_s + s.bank.predict_free(sub_step) - object_free;
+            s.compliance_m_per_n = h * h / (2.0 * s.mass_kg) + s.bank.compliance_m_per_n(sub_step);
             s.touching = s.x0_m > 0.0 || s.x_base_m > 0.0;
+            if s.touching {
+                let c = s.compliance_m_per_n;
+                s.gradient = DiscreteGradient::new(&s.setup, s.x0_m, s.x_base_m, c, h);
+            }
+            s.step_force_n = 0.0;
         }
-        let (sum_n, alone) = self.total_force_n(object_compliance, h);
+        self.solve_forces(object_compliance, h);
         let mut total_n = 0.0;
         for s in self
             .strikers
             .iter_mut()
             .filter(|s| s.phase == Phase::Flying)
         {
-            let force_n = match (s.touching, alone) {
-                (false, _) => 0.0,
-                (true, true) => sum_n,
-                (true, false) => s.force_at(sum_n, object_compliance, h),
-            };
-            s.advance(force_n, h);
-            total_n += force_n;
+            s.advance(s.step_force_n, h, sub_step);
+            total_n += s.step_force_n;
         }
-        bank.advance(Slot::Sub, total_n)
+        bank.advance(slot, total_n)
     }
 
-    /// The step's total force S, the root of ΣFᵢ(S) = S: Fᵢ(S) does not grow with S, so the root
-    /// is one, in [0, ΣFᵢ(0)]; one touching striker solves its own contact against the object's
-    /// compliance in series with its own. Also whether one striker alone touches (then S is its
-    /// force).
-    fn total_force_n(&self, object_compliance: f64, h: f64) -> (f64, bool) {
-        let mut touching = self
-            .strikers
-            .iter()
-            .filter(|s| s.phase == Phase::Flying && s.touching);
-        let (Some(first), second) = (touching.next(), touching.next()) else {
-            return (0.0, false);
-        };
-        if second.is_none() {
-            let c = first.compliance_m_per_n + object_compliance;
-            let (x0, x_base, guess) = (first.x0_m, first.x_base_m, first.force_n);
-            let force_n = solve_discrete_gradient(&first.setup, x0, x_base, c, h, guess).0;
-            return (force_n, true);
+    /// Each touching striker's force this step, with S = ΣFᵢ: one alone solves its own contact
+    /// against the object's compliance in series with its own; several by joint Newton, or else
+    /// by regula falsi on the total force.
+    fn solve_forces(&mut self, object_compliance: f64, h: f64) {
+        match touching(&mut self.strikers).count() {
+            0 => return,
+            1 => {
+                let Some(one) = touching(&mut self.strikers).next() else {
+                    return;
+                };
+                let c = one.compliance_m_per_n + object_compliance;
+                let (x0, x_base, guess) = (one.x0_m, one.x_base_m, one.force_n);
+                one.step_force_n = solve_discrete_gradient(&one.setup, x0, x_base, c, h, guess).0;
+                return;
+            }
+            _ => {}
         }
+        if self.joint_newton(object_compliance) {
+            return;
+        }
+        let sum_n = self.total_force_n(object_compliance, h);
+        for s in touching(&mut self.strikers) {
+            s.step_force_n = s.force_at(sum_n, object_compliance, h);
+        }
+    }
+
+    /// Newton on the touching strikers' forces at once: rᵢ = Fᵢ − Φᵢ(x_base,i − c_o·ΣFⱼ − cᵢ·Fᵢ)
+    /// has the Jacobian J = D + u·1ᵀ, dᵢ = 1 + cᵢ·Φᵢ′, uᵢ = c_o·Φᵢ′, which Sherman–Morrison solves
+    /// in O(n): ΔF = −D⁻¹r + D⁻¹u·(1ᵀD⁻¹r)/(1 + 1ᵀD⁻¹u). From the last step's forces it settles
+    /// in a few closed-form evaluations where regula falsi over nested solves took hundreds.
+    /// False (the forces left unset) when a pivot is not positive or it does not settle.
+    fn joint_newton(&mut self, object_compliance: f64) -> bool {
+        let c_o = object_compliance;
+        let mut sum_n = 0.0;
+        for s in touching(&mut self.strikers) {
+            s.step_force_n = s.force_n.max(0.0);
+            sum_n += s.step_force_n;
+        }
+        for _ in 0..MAX_JOINT_ITERATIONS {
+            let (mut r_sum, mut u_sum) = (0.0, 0.0);
+            for s in touching(&mut self.strikers) {
+                let x1 = s.x_base_m - c_o * sum_n - s.compliance_m_per_n * s.step_force_n;
+                let (phi, slope) = s.gradient.phi(x1);
+                let d = 1.0 + s.compliance_m_per_n * slope;
+                if !(d > 0.0) {
+                    return false;
+                }
+                (s.r_over_d, s.u_over_d) = ((s.step_force_n - phi) / d, c_o * slope / d);
+                r_sum += s.r_over_d;
+                u_sum += s.u_over_d;
+            }
+            if !(1.0 + u_sum > 0.0) {
+                return false;
+            }
+            let shift = r_sum / (1.0 + u_sum);
+            let (mut settled, mut next_sum) = (true, 0.0);
+            for s in touching(&mut self.strikers) {
+                let next = (s.step_force_n - s.r_over_d + s.u_over_d * shift).max(0.0);
+                settled &= (next - s.step_force_n).abs() <= JOINT_STEP_TOLERANCE * next;
+                s.step_force_n = next;
+                next_sum += next;
+            }
+            sum_n = next_sum;
+            if settled {
+                return sum_n.is_finite();
+            }
+        }
+        false
+    }
+
+    /// The step's total force S with several strikers touching, the root of ΣFᵢ(S) = S: Fᵢ(S)
+    /// does not grow with S, so the root is one, in [0, ΣFᵢ(0)].
+    fn total_force_n(&self, object_compliance: f64, h: f64) -> f64 {
         let sum_at = |sum_n: f64| -> f64 {
             self.strikers
                 .iter()
@@ -455,7 +567,7 @@ impl StrikerPool {
         let (mut lo, mut hi) = (0.0, sum_at(0.0));
         let (mut g_lo, mut g_hi) = (hi, sum_at(hi) - hi);
         if !(hi > 0.0) || g_hi >= 0.0 {
-            return (hi.max(0.0), false);
+            return hi.max(0.0);
         }
         let tolerance = SUM_TOLERANCE * hi;
         let mut side = 0i8;
@@ -463,7 +575,7 @@ impl StrikerPool {
             let s = (lo * g_hi - hi * g_lo) / (g_hi - g_lo);
             let g = sum_at(s) - s;
             if g.abs() <= tolerance || hi - lo <= tolerance {
-                return (s, false);
+                return s;
             }
             if g > 0.0 {
                 lo = s;
@@ -481,12 +593,14 @@ impl StrikerPool {
                 side = -1;
             }
         }
-        (0.5 * (lo + hi), false)
+        0.5 * (lo + hi)
     }
 
-    /// Strikers that have flown off beyond the reach of both surfaces (or flown too long) ring
-    /// on by themselves, their rigid motion's energy gone with them; strikers ringing quietly
-    /// fall idle.
+    /// Strikers whose impact is over (out of contact after touching: an event is one impact,
+    /// not the chatter of a heavy fragment on a light object that swings back into it), or that
+    /// have flown off beyond the reach of both surfaces or too long without touching, ring on by
+    /// themselves, their rigid motion's energy gone with them; strikers ringing quietly fall
+    /// idle.
     fn retire(&mut self, bank: &ModalBank) {
         let max_flight = (MAX_FLIGHT_S / (self.sub_dt_s * POOL_SUB_STEPS as f64)) as u32;
         let mut object_reach_m = f64::NAN;
@@ -500,20 +614,19 @@ impl StrikerPool {
                     }
                 }
                 Phase::Flying => {
-                    if s.force_n > 0.0 || s.flight_samples > 0 {
-                        s.flight_samples += 1;
-                    }
+                    s.flight_samples += 1;
                     if s.force_n > 0.0 {
                         continue;
                     }
                     // Flying away (no pull on it) beyond the farthest both surfaces can swing
-                    // with the energy they hold: it never touches again.
-                    let gone = s.velocity_m_per_s <= 0.0 && {
-                        if object_reach_m.is_nan() {
-                            object_reach_m = bank.max_excursion_m();
-                        }
-                        s.position_m + object_reach_m + s.bank.max_excursion_m() < 0.0
-                    };
+                    // with the energy they hold: it never touches.
+                    let gone = s.touched
+                        || s.velocity_m_per_s <= 0.0 && {
+                            if object_reach_m.is_nan() {
+                                object_reach_m = bank.max_excursion_m();
+                            }
+                            s.position_m + object_reach_m + s.bank.max_excursion_m() < 0.0
+                        };
                     if !gone && s.flight_samples < max_flight {
                         continue;
                     }

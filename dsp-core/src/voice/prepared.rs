@@ -431,10 +431,10 @@ impl Prepared {
         v_in_m_per_s: f64,
         press_fraction: f64,
     ) -> f64 {
-        let reference = Patch {
+        let (reference, rms_scale) = patch.mode.reference_stream(Patch {
             gain: 1.0,
             ..preparation_key(patch)
-        };
+        });
         let strike = Strike {
             v_in_m_per_s,
             drop_height_m: 0.0,
@@ -477,7 +477,7 @@ impl Prepared {
             self.render_reference(&reference, strike, seed, samples, Some(skip));
             mean_square += self.steady_mean_square;
         }
-        patch.mode.crest() * (mean_square / notes as f64).sqrt()
+        patch.mode.crest() * rms_scale * (mean_square / notes as f64).sqrt()
     }
 
     /// Render the reference note of `patch` for `samples` samples at unit gain and return the

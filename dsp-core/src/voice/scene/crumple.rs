@@ -32,6 +32,31 @@ const STEP_BURST: f64 = 0.04;
 const TOE_DELAY: f64 = 0.25;
 const TOE_SHARE: f64 = 0.8;
 
+/// The most events per second a crumple's calibration renders: its ten two-second references
+/// (a pressed ladder, see [`super::LevelReference::Pressed`]) at thousands of events a second
+/// took seconds at each change of the patch.
+const REFERENCE_RATE_PER_S: f64 = 200.0;
+
+/// `patch` as its calibration renders it, its rate at most [`REFERENCE_RATE_PER_S`], and the
+/// factor that brings the RMS measured to the whole rate's: √(rate/rendered rate). Campbell's
+/// theorem: the power of a stream of independent shots (here impacts on a linear object, which
+/// overlap little) is their rate times the mean energy of one shot's sound, so their RMS goes as
+/// the square root of the rate, whatever the gesture that shapes it in time.
+pub(super) fn reference_stream(patch: Patch) -> (Patch, f64) {
+    let rate_per_s = patch.crumple.rate_per_s.max(0.0);
+    if rate_per_s <= REFERENCE_RATE_PER_S {
+        return (patch, 1.0);
+    }
+    let rendered = Patch {
+        crumple: Crumple {
+            rate_per_s: REFERENCE_RATE_PER_S,
+            ..patch.crumple
+        },
+        ..patch
+    };
+    (rendered, (rate_per_s / REFERENCE_RATE_PER_S).sqrt())
+}
+
 /// The stream, the pool and the whole striker a crumple note throws fragments of.
 pub(in crate::voice) struct CrumpleScene {
     stream: EventStream,

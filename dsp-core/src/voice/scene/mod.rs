@@ -170,6 +170,20 @@ impl PlayMode {
         }
     }
 
+    /// The patch a calibration renders for `patch` in this mode, and the factor the RMS it
+    /// measures is scaled by: a crumple's stream is rendered slower (see
+    /// [`crumple::reference_stream`]); the other modes as they are.
+    pub(super) fn reference_stream(self, patch: Patch) -> (Patch, f64) {
+        match self {
+            PlayMode::Crumple => crumple::reference_stream(patch),
+            PlayMode::Strike
+            | PlayMode::Bounce
+            | PlayMode::Roll
+            | PlayMode::Drop
+            | PlayMode::Slide => (patch, 1.0),
+        }
+    }
+
     /// Whether a note's pressure presses its ball onto the object (not a hammer that strikes
     /// and flies, nor a tumbling body).
     pub(super) fn presses(self) -> bool {
