@@ -154,21 +154,42 @@ pub fn audition(args: &AuditionArgs) -> Result<()> {
     Ok(())
 }
 
-/// The slide demos: the finger round a wine glass (singing at the glass's mode) and the
-/// squeaking door hinge, each a WAV and a spectrogram with the object's fundamental marked.
+/// The preset demos, each a WAV and a spectrogram: (preset, file stem, held s, rendered s,
+/// whether the object's fundamental is marked). The slides: the finger round a wine glass
+/// (singing at the glass's mode) and the squeaking door hinge; the crumples: paper crushed in
+/// the hand and footsteps on gravel.
+const DEMOS: [(&str, &str, f64, f64, bool); 4] = [
+    (
+        "Finger round a wine glass",
+        "slide-wine-glass",
+        3.0,
+        4.0,
+        true,
+    ),
+    ("Squeaking door hinge", "slide-door-hinge", 3.0, 4.0, true),
+    ("Crumpled paper", "crumple-paper", 2.5, 3.0, false),
+    (
+        "Footsteps on gravel",
+        "crumple-footsteps-gravel",
+        2.5,
+        3.0,
+        false,
+    ),
+];
+
+/// Render [`DEMOS`] through the CLAP at `clap` into `out_dir`.
 pub fn render_demos(clap: &Path, out_dir: &Path) -> Result<Vec<String>> {
     media::register_font()?;
     let mut written = vec![];
-    for (name, stem) in [
-        ("Finger round a wine glass", "slide-wine-glass"),
-        ("Squeaking door hinge", "slide-door-hinge"),
-    ] {
+    for (name, stem, hold_s, seconds, mark) in DEMOS {
         let preset = find(name)?;
-        let (hold_s, seconds) = (3.0, 4.0);
         let audio = play(clap, &preset, 127, hold_s, seconds)?;
         let wav = out_dir.join(format!("{stem}.wav"));
         media::write_wav(&wav, &audio)?;
-        let mode_hz = preset.plain_value("fixed-f0").map(f64::from);
+        let mode_hz = preset
+            .plain_value("fixed-f0")
+            .map(f64::from)
+            .filter(|_| mark);
         let (_, _, peak_hz) = measure(&audio, hold_s);
         let png = out_dir.join(format!("{stem}.png"));
         let title = format!("{name}: strongest peak {peak_hz:.1} Hz");

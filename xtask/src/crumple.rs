@@ -1,9 +1,12 @@
-//! `cargo xtask crumple`: the events of a crumpling stream — when each falls, the energy it releases and the size of what gives — taken sample by sample as a voice takes them.
+//! `cargo xtask crumple`: the events of a crumpling stream — when each falls, the energy it releases and the size of what gives — taken sample by sample as a voice takes them, and with `--wav` heard as a crumple note plays them.
 
+use crate::media::{self, FS};
 use anyhow::Result;
 use clap::Parser;
 use serde_json::json;
+use std::path::PathBuf;
 use urto_dsp::stream::{EnergyLaw, Event, EventStream, StreamSettings};
+use urto_dsp::voice::{note_seed, Crumple, Engine, Gesture, Patch, PlayMode};
 
 #[derive(Parser, Debug)]
 #[command(name = "cargo xtask crumple", allow_negative_numbers = true)]
@@ -27,6 +30,7 @@ pub struct CrumpleArgs {
     /// Seconds of the stream.
     #[arg(long)]
     seconds: f64,
+    /// Which stream: the one the engine's `seed`-th note on middle C draws (from 1).
     #[arg(long)]
     seed: u64,
     /// The sample rate the events are taken at (they do not depend on it).
@@ -34,6 +38,11 @@ pub struct CrumpleArgs {
     sample_rate_hz: f64,
     #[arg(long)]
     json: bool,
+    /// Also render the stream as that note plays it (the default patch in crumple mode, at
+    /// velocity 127, held for --seconds, then its ring) to this WAV, mono at 48 kHz, normalised;
+    /// needs the power law with --max-energy-j.
+    #[arg(long)]
+    wav: Option<PathBuf>,
 }
 
 /// The longest stream the command takes, s.
@@ -41,15 +50,26 @@ const MAX_SECONDS: f64 = 3600.0;
 /// The highest rate, events per second: a million events a second for an hour is far more
 /// than a JSON report can carry.
 const MAX_RATE_PER_S: f64 = 1e6;
+/// The key the stream's note is played on (middle C), and the ring heard after it, s.
+const KEY: u8 = 60;
+const RING_S: f64 = 0.5;
+/// What a crumple note takes: its events' largest energy over their smallest, and its rate.
+const MAX_SPAN: f64 = 1e6;
+const MAX_NOTE_RATE_PER_S: f64 = 5000.0;
+const MAX_NOTE_SECONDS: f64 = 60.0;
 
 pub fn crumple(args: &CrumpleArgs) -> Result<()> {
-    let settings = match settings(args) {
-        Ok(settings) => settings,
-        Err(reason) => {
-            eprintln!("error: {reason}");
-            std::process::exit(2)
-        }
+    let refuse = |reason: String| -> ! {
+        eprintln!("error: {reason}");
+        std::process::exit(2)
     };
+    let settings = settings(args).unwrap_or_else(|reason| refuse(reason));
+    let note = args
+        .wav
+        .as_ref()
+        .map(|path| note_patch(args).map(|patch| (path, patch)))
+        .transpose()
+        .unwrap_or_else(|reason| refuse(reason));
     let events = take(args, settings);
     if args.json {
         let report = json!({
@@ -77,7 +97,70 @@ pub fn crumple(args: &CrumpleArgs) -> Result<()> {
             println!("{:>12.6}  {:>12.4e}  {:>6.3}", e.time_s, e.energy_j, e.size);
         }
     }
+    if let Some((path, patch)) = note {
+        media::write_normalised_wav(path, &render(&patch, args.seed, args.seconds))?;
+        eprintln!("wrote {}", path.display());
+    }
     Ok(())
+}
+
+/// The crumple note that plays the stream of `args`: the default patch in crumple mode, its
+/// rate steady and its energies the power law's; or the reason it cannot.
+fn note_patch(args: &CrumpleArgs) -> Result<Patch, String> {
+    let (Some(exponent), Some(min_j), Some(max_j)) =
+        (args.energy_exponent, args.min_energy_j, args.max_energy_j)
+    else {
+        return Err(
+            "--wav plays the power law: give --energy-exponent, --min-energy-j and \
+                    --max-energy-j"
+                .into(),
+        );
+    };
+    let span = max_j / min_j;
+    if !(span > 1.0 && span <= MAX_SPAN) {
+        return Err(format!(
+            "--wav: --max-energy-j must lie within {MAX_SPAN:e} times --min-energy-j"
+        ));
+    }
+    if !(args.rate_per_s <= MAX_NOTE_RATE_PER_S && args.seconds <= MAX_NOTE_SECONDS) {
+        return Err(format!(
+            "--wav plays at most {MAX_NOTE_RATE_PER_S} events per second for \
+             {MAX_NOTE_SECONDS} s"
+        ));
+    }
+    let patch = Patch::default();
+    let crumple = Crumple {
+        rate_per_s: args.rate_per_s,
+        energy_exponent: exponent,
+        min_energy_j: min_j,
+        energy_span: span,
+        gesture: Gesture::Steady,
+        ..patch.crumple
+    };
+    Ok(Patch {
+        mode: PlayMode::Crumple,
+        crumple,
+        ..patch
+    }
+    .resolved())
+}
+
+/// The engine's `seed`-th note on [`KEY`] of `patch` at velocity 127, held for `seconds` and
+/// then ringing for [`RING_S`], mono at [`FS`].
+fn render(patch: &Patch, seed: u64, seconds: f64) -> Vec<f32> {
+    let mut engine = Engine::new(FS);
+    engine.set_notes_struck(seed - 1);
+    engine.note_on(patch, KEY, 1.0);
+    let held = (seconds * FS).round() as usize;
+    let mut audio = vec![0.0f32; held + (RING_S * FS) as usize];
+    for block in audio[..held].chunks_mut(256) {
+        engine.process(patch, block);
+    }
+    engine.note_off(patch, KEY);
+    for block in audio[held..].chunks_mut(256) {
+        engine.process(patch, block);
+    }
+    audio
 }
 
 /// The stream the arguments describe, or the refusal naming the first bad value.
@@ -87,6 +170,9 @@ fn settings(args: &CrumpleArgs) -> Result<StreamSettings, String> {
             "--rate-per-s must lie in [0, {MAX_RATE_PER_S:e}] events per second, not {}",
             args.rate_per_s
         ));
+    }
+    if args.seed == 0 {
+        return Err("--seed counts notes from 1".into());
     }
     if !(args.seconds > 0.0 && args.seconds <= MAX_SECONDS) {
         return Err(format!(
@@ -110,7 +196,7 @@ fn settings(args: &CrumpleArgs) -> Result<StreamSettings, String> {
 
 /// The stream's events, taken at the end of each sample as a voice takes them.
 fn take(args: &CrumpleArgs, settings: StreamSettings) -> Vec<Event> {
-    let mut stream = EventStream::new(settings, args.rate_per_s, args.seed);
+    let mut stream = EventStream::new(settings, args.rate_per_s, note_seed(args.seed, KEY));
     let samples = (args.seconds * args.sample_rate_hz).ceil() as usize;
     let mut events = Vec::new();
     for n in 1..=samples {

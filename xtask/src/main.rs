@@ -63,9 +63,9 @@ const USAGE: &str = "usage: cargo xtask <command>
        --height H --seed S [--mu 0.3] [--json] [--wav PATH]
                          a drop note: every contact with the floor, rest time, final pose; its sound
   crumple --rate-per-s R (--energy-exponent A --min-energy-j E0 [--max-energy-j E1] |
-          --sdt-energy-j E) --seconds S --seed N [--sample-rate-hz SR] [--json]
+          --sdt-energy-j E) --seconds S --seed N [--sample-rate-hz SR] [--json] [--wav PATH]
                          a crumpling stream's events (time, energy, size), the same at every
-                         sample rate
+                         sample rate; --wav: the crumple note that plays them
   friction stick-slip --mass-kg M --frequency-hz F --normal-force-n N --mu-static S
            --mu-kinetic K --belt-speed-m-per-s V [--stribeck-m-per-s VS]
            [--bristle-stiffness-n-per-m S0] [--sample-rate-hz R] [--seconds T] [--json]
