@@ -7,7 +7,8 @@ mod common;
 #[path = "common/dropped_die.rs"]
 mod dropped_die;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use dropped_die::dropped_die;
 use std::hint::black_box;
 use urto_dsp::body::{StrikerKind, StrikerSpec};
@@ -85,7 +86,6 @@ fn voice(c: &mut Criterion) {
         });
     }
     group.throughput(Throughput::Elements(BLOCK as u64));
-    let mut out = vec![0.0f32; BLOCK];
     // A practically undamped object, so the voice rings through every iteration; with a spoon
     // that rings too (32 + 8 modes), against one body of 40 modes.
     let mut ringing = patch_32_modes();
@@ -97,18 +97,7 @@ fn voice(c: &mut Criterion) {
         ("free_two_body", with_spoon(&ringing)),
         ("free_40_modes", ringing_40),
     ] {
-        group.bench_function(name, |b| {
-            let mut engine = Engine::new(FS);
-            engine.note_on(&patch, 48, 0.5);
-            // Let the strike finish and the hammer fly out of reach.
-            for _ in 0..20 {
-                engine.process(&patch, &mut out);
-            }
-            b.iter(|| {
-                engine.process(&patch, &mut out);
-                black_box(out[BLOCK - 1])
-            })
-        });
+        steady_block(&mut group, name, &patch, (48, 0.5));
     }
     // A ball rolling on the object (steady state), and a ball bouncing on it: a drop from 5 cm
     // bounces for about a second, all of it rendered per iteration.
@@ -116,17 +105,7 @@ fn voice(c: &mut Criterion) {
     rolling.mode = PlayMode::Roll;
     rolling.hammer_mass_kg = 0.005;
     rolling.contact.law.stiffness = 1e9;
-    group.bench_function("roll", |b| {
-        let mut engine = Engine::new(FS);
-        engine.note_on(&rolling, 48, 0.5);
-        for _ in 0..20 {
-            engine.process(&rolling, &mut out);
-        }
-        b.iter(|| {
-            engine.process(&rolling, &mut out);
-            black_box(out[BLOCK - 1])
-        })
-    });
+    steady_block(&mut group, "roll", &rolling, (48, 0.5));
     // A slider drawn over the object (steady state): the default rosin friction, 1 N at 0.3 m/s,
     // over a rough surface (its 84 partials read as they sound below 0.40·fs).
     let mut sliding = patch_32_modes();
@@ -138,17 +117,7 @@ fn voice(c: &mut Criterion) {
         height_m: 1e-7,
         ..SurfaceSettings::smooth()
     };
-    group.bench_function("slide", |b| {
-        let mut engine = Engine::new(FS);
-        engine.note_on(&sliding, 48, 0.5);
-        for _ in 0..20 {
-            engine.process(&sliding, &mut out);
-        }
-        b.iter(|| {
-            engine.process(&sliding, &mut out);
-            black_box(out[BLOCK - 1])
-        })
-    });
+    steady_block(&mut group, "slide", &sliding, (48, 0.5));
     // A crumple held on the same object (steady state): a steady Poisson stream of point-mass
     // fragments (0.1 g whole) at 1 000 and 5 000 (the plugin's top) events per second, each an
     // impact from the 16-striker pool.
@@ -158,17 +127,12 @@ fn voice(c: &mut Criterion) {
         crumpling.hammer_mass_kg = 1e-4;
         crumpling.crumple.rate_per_s = rate_per_s;
         crumpling.crumple.gesture = Gesture::Steady;
-        group.bench_function(format!("crumple_{rate_per_s}_per_s"), |b| {
-            let mut engine = Engine::new(FS);
-            engine.note_on(&crumpling, 48, 1.0);
-            for _ in 0..20 {
-                engine.process(&crumpling, &mut out);
-            }
-            b.iter(|| {
-                engine.process(&crumpling, &mut out);
-                black_box(out[BLOCK - 1])
-            })
-        });
+        steady_block(
+            &mut group,
+            &format!("crumple_{rate_per_s}_per_s"),
+            &crumpling,
+            (48, 1.0),
+        );
     }
     let mut bouncing = patch_32_modes();
     bouncing.mode = PlayMode::Bounce;
@@ -198,6 +162,29 @@ fn voice(c: &mut Criterion) {
         })
     });
     group.finish();
+}
+
+/// Bench `patch` held on `key` at `velocity` in its steady state, a block of [`BLOCK`] samples
+/// per iteration: 20 blocks are played first (the strike over and its hammer out of reach, the
+/// roll, the slide or the stream under way).
+fn steady_block(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    patch: &Patch,
+    (key, velocity): (u8, f32),
+) {
+    let mut out = vec![0.0f32; BLOCK];
+    group.bench_function(name, |b| {
+        let mut engine = Engine::new(FS);
+        engine.note_on(patch, key, velocity);
+        for _ in 0..20 {
+            engine.process(patch, &mut out);
+        }
+        b.iter(|| {
+            engine.process(patch, &mut out);
+            black_box(out[BLOCK - 1])
+        })
+    });
 }
 
 fn tail(c: &mut Criterion) {
@@ -233,17 +220,7 @@ fn tail(c: &mut Criterion) {
         })
     });
     group.throughput(Throughput::Elements(BLOCK as u64));
-    group.bench_function("steady", |b| {
-        let mut engine = Engine::new(FS);
-        engine.note_on(&steady, 24, 1.0);
-        for _ in 0..20 {
-            engine.process(&steady, &mut out);
-        }
-        b.iter(|| {
-            engine.process(&steady, &mut out);
-            black_box(out[BLOCK - 1])
-        })
-    });
+    steady_block(&mut group, "steady", &steady, (24, 1.0));
     group.finish();
 }
 
