@@ -79,29 +79,39 @@ impl EnergyLaw {
     }
 
     /// The energy whose cumulative probability is `u` in [0, 1), J: the law's inverse
-    /// distribution function. For the power law with a = 1 − α,
-    /// E = E₀·(1 + u·((E₁/E₀)^a − 1))^(1/a), E = E₀·(1 − u)^(1/a) without a maximum, and
-    /// E = E₀·(E₁/E₀)^u at α = 1.
+    /// distribution function ([`power_law_quantile`] for the power law).
     pub fn energy_j(&self, u: f64) -> f64 {
         match *self {
             Self::PowerLaw {
                 exponent,
                 min_j,
                 max_j,
-            } => {
-                let a = 1.0 - exponent;
-                if a.abs() < 1e-9 {
-                    min_j * (max_j / min_j).powf(u)
-                } else if max_j.is_infinite() {
-                    min_j * (1.0 - u).powf(1.0 / a)
-                } else {
-                    let span = (max_j / min_j).powf(a) - 1.0;
-                    (min_j * (1.0 + u * span).powf(1.0 / a)).clamp(min_j, max_j)
-                }
-            }
+            } => power_law_quantile(exponent, min_j, max_j, u),
             Self::Exponential { scale_j } => {
                 let x = -(1.0 - u).ln() / SDT_RATE;
                 scale_j * x.clamp(SDT_UNDERSHOOT, SDT_OVERSHOOT)
+            }
+        }
+    }
+
+    /// The mean energy of an event, J: for the power law ∫E^(1−α)dE / ∫E^(−α)dE over its
+    /// range (infinite without a maximum at α ≤ 2); for the reference toolkit's, by quadrature.
+    pub fn mean_j(&self) -> f64 {
+        match *self {
+            Self::PowerLaw {
+                exponent,
+                min_j,
+                max_j,
+            } => {
+                power_integral(1.0 - exponent, min_j, max_j)
+                    / power_integral(-exponent, min_j, max_j)
+            }
+            Self::Exponential { .. } => {
+                const STEPS: usize = 4096;
+                let sum: f64 = (0..STEPS)
+                    .map(|i| self.energy_j((i as f64 + 0.5) / STEPS as f64))
+                    .sum();
+                sum / STEPS as f64
             }
         }
     }
@@ -115,5 +125,30 @@ impl EnergyLaw {
             Self::PowerLaw { min_j, .. } => 100.0 * min_j,
             Self::Exponential { scale_j } => SDT_OVERSHOOT * scale_j,
         }
+    }
+}
+
+/// The value whose cumulative probability is `u` in [0, 1) under p(x) ∝ x^(−exponent) on
+/// [min, max]: with a = 1 − α, x = x₀·(1 + u·((x₁/x₀)^a − 1))^(1/a), x = x₀·(1 − u)^(1/a)
+/// without a maximum, and x = x₀·(x₁/x₀)^u at α = 1.
+pub fn power_law_quantile(exponent: f64, min: f64, max: f64, u: f64) -> f64 {
+    let a = 1.0 - exponent;
+    if a.abs() < 1e-9 {
+        min * (max / min).powf(u)
+    } else if max.is_infinite() {
+        min * (1.0 - u).powf(1.0 / a)
+    } else {
+        let span = (max / min).powf(a) - 1.0;
+        (min * (1.0 + u * span).powf(1.0 / a)).clamp(min, max)
+    }
+}
+
+/// ∫ x^p dx over [min, max] (max may be infinite where the integral converges, p < −1).
+fn power_integral(p: f64, min: f64, max: f64) -> f64 {
+    let q = p + 1.0;
+    if q.abs() < 1e-9 {
+        (max / min).ln()
+    } else {
+        (max.powf(q) - min.powf(q)) / q
     }
 }

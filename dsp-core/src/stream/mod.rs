@@ -9,11 +9,18 @@
 //! sample rate, and any number of them may fall within one sample (the reference toolkit fires
 //! with a probability per sample: its rate follows the sample rate, and one event fits a sample).
 
+mod fracture;
+#[cfg(test)]
+mod fracture_tests;
 mod law;
 #[cfg(test)]
 mod tests;
 
-pub use law::EnergyLaw;
+pub use fracture::{
+    BreakEvent, BreakPlan, BreakSettings, Fragment, Ledger, Piece, CRACK_ENERGY_EXPONENT,
+    MAX_FRAGMENTS, MAX_IMPACTS,
+};
+pub use law::{power_law_quantile, EnergyLaw};
 
 /// The smallest size of what gives in an event, a share of the whole object.
 pub const MIN_SIZE: f64 = 0.01;

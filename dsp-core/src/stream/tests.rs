@@ -23,7 +23,7 @@ fn crumpling(rate_per_s: f64, seed: u64) -> EventStream {
 /// The Kolmogorov–Smirnov statistic of `samples` against the distribution function `cdf`, and
 /// its p-value by the asymptotic Kolmogorov distribution with Stephens' correction (Numerical
 /// Recipes, 2nd ed., §14.3: Q_KS(λ) = 2·Σ(−1)^(j−1)·e^(−2j²λ²), λ = (√n + 0.12 + 0.11/√n)·D).
-fn kolmogorov_smirnov(mut samples: Vec<f64>, cdf: impl Fn(f64) -> f64) -> (f64, f64) {
+pub(super) fn kolmogorov_smirnov(mut samples: Vec<f64>, cdf: impl Fn(f64) -> f64) -> (f64, f64) {
     samples.sort_by(f64::total_cmp);
     let n = samples.len() as f64;
     let d = samples
