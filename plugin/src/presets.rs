@@ -262,6 +262,21 @@ impl Preset {
         params.set_preset_name(&self.name);
     }
 
+    /// Fresh parameters holding this preset's values, set directly, without a host: for tools
+    /// that play a preset through the engine (`cargo xtask break`).
+    #[doc(hidden)]
+    pub fn to_params(&self) -> UrtoParams {
+        let params = UrtoParams::default();
+        for (id, ptr, _) in params.param_map() {
+            // SAFETY: `ptr` points into `params`, alive for the call.
+            unsafe {
+                let normalized = ptr.preview_normalized(self.plain_or_default(&id, &ptr));
+                ptr._internal_set_normalized_value(normalized);
+            }
+        }
+        params
+    }
+
     /// Whether `params` hold this preset's values (the defaults of the keys it leaves out), within
     /// a ten-thousandth of each parameter's range: what the browser marks as modified when not.
     pub fn matches(&self, params: &UrtoParams) -> bool {

@@ -157,8 +157,8 @@ pub fn audition(args: &AuditionArgs) -> Result<()> {
 /// The preset demos, each a WAV and a spectrogram: (preset, file stem, held s, rendered s,
 /// whether the object's fundamental is marked). The slides: the finger round a wine glass
 /// (singing at the glass's mode) and the squeaking door hinge; the crumples: paper crushed in
-/// the hand and footsteps on gravel.
-const DEMOS: [(&str, &str, f64, f64, bool); 4] = [
+/// the hand and footsteps on gravel; the break: a wine glass shattering on tiles.
+const DEMOS: [(&str, &str, f64, f64, bool); 5] = [
     (
         "Finger round a wine glass",
         "slide-wine-glass",
@@ -173,6 +173,13 @@ const DEMOS: [(&str, &str, f64, f64, bool); 4] = [
         "crumple-footsteps-gravel",
         2.5,
         3.0,
+        false,
+    ),
+    (
+        "Wine glass on tiles",
+        "break-wine-glass-tiles",
+        0.2,
+        2.5,
         false,
     ),
 ];

@@ -7,6 +7,7 @@ use std::process::Command;
 mod apt;
 mod audition;
 mod bench;
+mod breaking;
 mod crumple;
 mod demo;
 mod drop;
@@ -66,6 +67,10 @@ const USAGE: &str = "usage: cargo xtask <command>
           --sdt-energy-j E) --seconds S --seed N [--sample-rate-hz SR] [--json] [--wav PATH]
                          a crumpling stream's events (time, energy, size), the same at every
                          sample rate; --wav: the crumple note that plays them
+  break --object glass|plate|bottle|twig|ice [--stored-energy-j ES] --seed N [--json]
+        [--wav PATH]
+                         a break preset's plan as the N-th note draws it: crack events and
+                         fragment landings, the fragments, the energy ledger; --wav: its sound
   friction stick-slip --mass-kg M --frequency-hz F --normal-force-n N --mu-static S
            --mu-kinetic K --belt-speed-m-per-s V [--stribeck-m-per-s VS]
            [--bristle-stiffness-n-per-m S0] [--sample-rate-hz R] [--seconds T] [--json]
@@ -124,6 +129,7 @@ fn main() -> Result<()> {
         Some("rigid") => rigid::rigid(&args[1..]),
         Some("drop") => drop::drop(&drop::DropArgs::parse_from(&args)),
         Some("crumple") => crumple::crumple(&crumple::CrumpleArgs::parse_from(&args)),
+        Some("break") => breaking::fracture(&breaking::BreakArgs::parse_from(&args)),
         Some("friction") => friction::friction(&friction::FrictionArgs::parse_from(&args)),
         Some("scrape") => scrape::run(&scrape::ScrapeArgs::parse_from(&args)),
         Some("restitution") => paper::restitution(&paper::RestitutionArgs::parse_from(&args)),

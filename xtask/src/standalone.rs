@@ -30,7 +30,7 @@ const SCREENSHOT_PACKAGES: &[&str] = &[
 const STRIKE_BUTTON: (f32, f32) = (86.0, 20.0);
 const TABS_Y: f32 = 61.0;
 const TABS_X: [f32; urto_dsp::voice::PlayMode::ALL.len()] =
-    [59.0, 164.0, 266.0, 368.0, 470.0, 572.0];
+    [59.0, 164.0, 266.0, 368.0, 470.0, 572.0, 674.0];
 /// The scale of the HiDPI screenshot.
 const HIDPI_SCALE: f32 = 1.5;
 

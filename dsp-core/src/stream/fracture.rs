@@ -41,8 +41,9 @@ const SHARE_SPREAD: f64 = 0.5;
 /// The cosine of a fragment's launch from the vertical is uniform in [MIN_COS, 1] (a direction
 /// uniform over the upper hemisphere has it uniform in [0, 1]; the flattest would slide away).
 const MIN_COS: f64 = 0.2;
-/// A fragment's restitution is the pair's times 1 − this times a uniform draw.
-const RESTITUTION_SPREAD: f64 = 0.3;
+/// A fragment's restitution is the pair's times 1 − this times a uniform draw: a shard lands on an
+/// edge or a face, and its spin takes part of what it keeps.
+const RESTITUTION_SPREAD: f64 = 0.6;
 /// A fragment landing slower than this no longer bounces, m/s.
 const MIN_IMPACT_SPEED_M_PER_S: f64 = 0.05;
 
@@ -299,9 +300,8 @@ impl BreakPlan {
             if let Some(event) = self.next_crack_before(end_s) {
                 return Some(event);
             }
-            if self.break_s.is_none() {
-                return None;
-            }
+            // Not broken yet: nothing more before `end_s`.
+            self.break_s?;
         }
         self.next_impact_before(end_s)
     }
@@ -371,6 +371,19 @@ impl BreakPlan {
             && self.fragments[..self.settings.fragments]
                 .iter()
                 .all(|f| f.next_impact_s.is_infinite())
+    }
+
+    /// The energy still to be heard, J: before the break, what is stored; then each fragment's
+    /// kinetic energy as it next lands.
+    pub fn energy_to_come_j(&self) -> f64 {
+        if self.break_s.is_none() {
+            return self.settings.stored_j - self.crack_spent_j;
+        }
+        self.fragments()
+            .iter()
+            .filter(|f| f.next_impact_s.is_finite())
+            .map(|f| 0.5 * f.mass_kg * f.landing_m_per_s * f.landing_m_per_s)
+            .sum()
     }
 
     /// The fragments (drawn at the start; their impacts counted as they are taken).

@@ -10,11 +10,11 @@ use scene::{NoteStart, Scenes};
 pub use crate::contact::{MAX_ALPHA, MAX_MU_S_PER_M, MAX_STIFFNESS, MIN_ALPHA, MIN_STIFFNESS};
 pub use engine::Engine;
 pub use patch::{
-    Bounce, Crumple, DropSettings, Fall, Gesture, Level, Patch, PlayMode, Roll, Slide, Stereo,
-    Stroke, Tuning, VelocityCurve,
+    Bounce, Crumple, DropSettings, Fall, Fracture, Gesture, Level, Patch, PlayMode, Roll, Slide,
+    Stereo, Stroke, Tuning, VelocityCurve,
 };
 pub use scene::{
-    drop_scene, DropImpact, DropTrace, MicroImpact, Pose, SlidePoint, SlideTrace,
+    break_settings, drop_scene, DropImpact, DropTrace, MicroImpact, Pose, SlidePoint, SlideTrace,
     DROP_TRACE_IMPACTS, DROP_TRACE_POINTS, MACRO_STEP_S, SLIDE_TRACE_POINTS,
 };
 

@@ -75,29 +75,36 @@ pub enum PlayMode {
     /// While the note is held, a stream of small impacts that overlap: a sheet crushed, gravel
     /// underfoot (see [`Crumple`]).
     Crumple,
+    /// The striker's body breaks on the object, which is the floor: a crack, then its fragments
+    /// falling and bouncing (see [`Fracture`]).
+    Break,
 }
 
 impl PlayMode {
     /// Every play mode, in the order of the plugin's Mode parameter: every mode-generic test,
     /// tool and export iterates this, so a new mode cannot be missed.
-    pub const ALL: [PlayMode; 6] = [
+    pub const ALL: [PlayMode; 7] = [
         PlayMode::Strike,
         PlayMode::Bounce,
         PlayMode::Roll,
         PlayMode::Drop,
         PlayMode::Slide,
         PlayMode::Crumple,
+        PlayMode::Break,
     ];
     /// The modes' stable ids (presets and saved projects hold them), in [`PlayMode::ALL`]'s order.
-    pub const IDS: [&'static str; 6] = ["strike", "bounce", "roll", "drop", "slide", "crumple"];
+    pub const IDS: [&'static str; 7] = [
+        "strike", "bounce", "roll", "drop", "slide", "crumple", "break",
+    ];
     /// The modes' names as a host lists them, in [`PlayMode::ALL`]'s order.
-    pub const NAMES: [&'static str; 6] = [
+    pub const NAMES: [&'static str; 7] = [
         "Single strike",
         "Bounce",
         "Roll",
         "Drop",
         "Slide",
         "Crumple",
+        "Break",
     ];
 
     /// The mode's place in [`PlayMode::ALL`].
@@ -109,6 +116,7 @@ impl PlayMode {
             PlayMode::Drop => 3,
             PlayMode::Slide => 4,
             PlayMode::Crumple => 5,
+            PlayMode::Break => 6,
         }
     }
 
@@ -254,6 +262,23 @@ pub struct Crumple {
     pub gesture_s: f64,
 }
 
+/// A break: a note breaks the striker's body on the object (the floor) — the energy it holds is
+/// released as a crack, a burst of impacts whose rate rises, and then as its fragments, each
+/// launched and bouncing on the object ([`crate::stream::BreakPlan`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fracture {
+    /// The energy the body holds when it breaks, J.
+    pub stored_energy_j: f64,
+    /// The share of it the crack releases (the rest launches the fragments), 0…1.
+    pub crack_share: f64,
+    /// How long the crack takes to break the body, s.
+    pub crack_s: f64,
+    /// Fragments it breaks into, 1…16.
+    pub fragments: usize,
+    /// β of the fragments' masses, n(m) ∝ m^(−β) (shells ≈ 1.35, plates ≈ 1.5).
+    pub mass_exponent: f64,
+}
+
 /// The stereo image: the object's two pickups ([`ObjectSpec::right_pickup_position`]) make it; a
 /// voice's pan by its key is optional. Both are read at note-on.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -335,6 +360,8 @@ pub struct Patch {
     pub slide: Slide,
     /// The stream of impacts (crumple mode).
     pub crumple: Crumple,
+    /// The break (break mode).
+    pub fracture: Fracture,
     /// The force a note's full pressure presses its ball with, in its weights: the ball is
     /// pulled towards the object by g × press_depth × pressure on top of gravity.
     pub press_depth: f64,
@@ -428,6 +455,13 @@ impl Default for Patch {
                 energy_span: 100.0,
                 gesture: Gesture::Steady,
                 gesture_s: 1.0,
+            },
+            fracture: Fracture {
+                stored_energy_j: 0.05,
+                crack_share: 0.3,
+                crack_s: 0.03,
+                fragments: 8,
+                mass_exponent: 1.35,
             },
             press_depth: 3.0,
         }

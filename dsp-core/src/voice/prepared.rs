@@ -381,7 +381,10 @@ impl Prepared {
         let reference = patch.mode.level_reference(patch, hi);
         let hi = match reference {
             LevelReference::Ladder { hardest_m_per_s } => hardest_m_per_s,
-            LevelReference::Steady | LevelReference::Pressed | LevelReference::Drops => hi,
+            LevelReference::Steady
+            | LevelReference::Pressed
+            | LevelReference::Drops
+            | LevelReference::Breaks { .. } => hi,
         };
         let mut calibration = Calibration::NONE;
         for (j, speed) in calibration.speeds_m_per_s.iter_mut().enumerate() {
@@ -404,7 +407,7 @@ impl Prepared {
                 }
                 calibration.peaks_pa = [calibration.press_peaks_pa[PRESS_RUNGS - 1]; LADDER];
             }
-            LevelReference::Steady | LevelReference::Drops => {
+            LevelReference::Steady | LevelReference::Drops | LevelReference::Breaks { .. } => {
                 let peak = self.reference_peak(patch, reference, 0.0, 1.0);
                 calibration.peaks_pa = [peak; LADDER];
             }
@@ -443,14 +446,23 @@ impl Prepared {
             press_fraction,
         };
         let fs = self.sample_rate_hz;
-        if level == LevelReference::Drops {
-            let height_m = patch.fall.height_m.max(0.0);
+        let whole_s = match level {
+            LevelReference::Drops => {
+                let height_m = patch.fall.height_m.max(0.0);
+                let g = patch.fall.gravity.accel_m_per_s2.max(0.1);
+                Some((
+                    height_m,
+                    (2.0 * height_m / g).sqrt() + REFERENCE_DROP_AFTER_FALL_S,
+                ))
+            }
+            LevelReference::Breaks { seconds } => Some((0.0, seconds)),
+            _ => None,
+        };
+        if let Some((drop_height_m, seconds)) = whole_s {
             let strike = Strike {
-                drop_height_m: height_m,
+                drop_height_m,
                 ..strike
             };
-            let g = patch.fall.gravity.accel_m_per_s2.max(0.1);
-            let seconds = (2.0 * height_m / g).sqrt() + REFERENCE_DROP_AFTER_FALL_S;
             let samples = (seconds * fs).ceil() as usize;
             let mut log_sum = 0.0;
             for count in 1..=REFERENCE_DROPS {

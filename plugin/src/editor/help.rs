@@ -319,6 +319,31 @@ const TOOLTIPS: &[(&str, &str)] = &[
             whole striker. Unit: decades.",
     ),
     (
+        "break-energy",
+        "Energy the striker's body holds when it breaks on the object (the floor): the crack \
+            releases its share, the rest flings the fragments. Unit: J.",
+    ),
+    (
+        "break-crack-share",
+        "Share of the stored energy the crack releases, as a burst of impacts whose rate \
+            rises until the body comes apart. No unit.",
+    ),
+    (
+        "break-crack-time",
+        "How long the crack runs before the body comes apart (glass: milliseconds; ice: \
+            seconds). Unit: s.",
+    ),
+    (
+        "break-fragments",
+        "Pieces the body breaks into, each bouncing on the floor with its own restitution. \
+            Count.",
+    ),
+    (
+        "break-mass-exponent",
+        "Exponent β of the fragments' masses, n(m) ∝ m^−β: higher, more small pieces (shells \
+            such as a glass or a bottle ≈ 1.35, plates ≈ 1.5). No unit.",
+    ),
+    (
         "drop-lift",
         "At note-off: on lifts the body (no new contacts); off lets it settle. On/off.",
     ),

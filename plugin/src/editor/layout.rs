@@ -40,6 +40,16 @@ pub const GROUPS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "Break",
+        &[
+            "break-energy",
+            "break-crack-share",
+            "break-crack-time",
+            "break-fragments",
+            "break-mass-exponent",
+        ],
+    ),
+    (
         "Roll",
         &[
             "roll-speed",
@@ -167,6 +177,12 @@ pub fn knobs(mode: PlayMode, damping: &'static str) -> Vec<&'static str> {
             "crumple-min-energy",
             "crumple-span",
         ],
+        PlayMode::Break => vec![
+            "break-energy",
+            "break-crack-share",
+            "break-crack-time",
+            "break-fragments",
+        ],
     }
 }
 
@@ -178,7 +194,8 @@ pub fn column_count(mode: PlayMode) -> usize {
         | PlayMode::Bounce
         | PlayMode::Roll
         | PlayMode::Drop
-        | PlayMode::Crumple => 3,
+        | PlayMode::Crumple
+        | PlayMode::Break => 3,
         PlayMode::Slide => 4,
     }
 }

@@ -353,7 +353,9 @@ mod tests {
             assert_eq!(ids[index], mode.id());
         }
         // The ids saved projects and presets hold (a new mode adds its own at the end).
-        let saved = ["strike", "bounce", "roll", "drop", "slide", "crumple"];
+        let saved = [
+            "strike", "bounce", "roll", "drop", "slide", "crumple", "break",
+        ];
         assert_eq!(ids, saved);
     }
 

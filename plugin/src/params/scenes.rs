@@ -1,4 +1,4 @@
-//! The scenes' parameter groups, one per play mode that has settings of its own (Bounce, Roll, Drop, Crumple; Slide in its own file), and their aggregate: a new mode's group goes here.
+//! The scenes' parameter groups, one per play mode that has settings of its own (Bounce, Roll, Drop, Crumple, Break; Slide in its own file), and their aggregate: a new mode's group goes here.
 
 use super::choices::{DropBodyChoice, GestureChoice, SpeedSourceChoice};
 use super::slide::SlideParams;
@@ -6,7 +6,8 @@ use super::surface::SurfaceParams;
 use super::{float, ids, linear, skewed, v, Controllers, Kind, PresetKey};
 use nice_plug::prelude::*;
 use urto_dsp::roll::RollSettings;
-use urto_dsp::voice::{Bounce, Crumple, DropSettings, Patch, Roll};
+use urto_dsp::stream::MAX_FRAGMENTS;
+use urto_dsp::voice::{Bounce, Crumple, DropSettings, Fracture, Patch, Roll};
 
 /// Every scene's group, each under its own name in the host.
 #[derive(Params, Default)]
@@ -23,6 +24,8 @@ pub struct SceneParams {
     pub surface: SurfaceParams,
     #[nested(group = "Crumple")]
     pub crumple: CrumpleParams,
+    #[nested(group = "Break")]
+    pub fracture: BreakParams,
 }
 
 impl SceneParams {
@@ -34,6 +37,7 @@ impl SceneParams {
         self.slide.apply(patch, controllers);
         self.surface.apply(patch);
         self.crumple.apply(patch, controllers);
+        self.fracture.apply(patch);
     }
 
     /// Every scene's preset keys.
@@ -44,6 +48,7 @@ impl SceneParams {
         keys.extend(SlideParams::preset_keys());
         keys.extend(SurfaceParams::preset_keys());
         keys.extend(CrumpleParams::preset_keys());
+        keys.extend(BreakParams::preset_keys());
         keys
     }
 }
@@ -345,6 +350,79 @@ impl CrumpleParams {
             PresetKey::new("crumple_energy_exponent", "crumple-exponent", Kind::Float),
             PresetKey::new("crumple_min_energy_j", "crumple-min-energy", Kind::Float),
             PresetKey::new("crumple_energy_decades", "crumple-span", Kind::Float),
+        ]
+    }
+}
+
+/// The break scene: the energy the striker's body holds when it breaks on the object, the
+/// crack's share and length, its fragments and their masses' law. IDs are stable once released:
+/// never rename them.
+#[derive(Params)]
+pub struct BreakParams {
+    #[id = "break-energy"]
+    pub stored_energy_j: FloatParam,
+    #[id = "break-crack-share"]
+    pub crack_share: FloatParam,
+    #[id = "break-crack-time"]
+    pub crack_s: FloatParam,
+    #[id = "break-fragments"]
+    pub fragments: IntParam,
+    #[id = "break-mass-exponent"]
+    pub mass_exponent: FloatParam,
+}
+
+impl Default for BreakParams {
+    fn default() -> Self {
+        let d = Patch::default().fracture;
+        Self {
+            stored_energy_j: float(
+                "Stored energy",
+                d.stored_energy_j,
+                skewed(1e-4, 10.0, -3.0),
+                " J",
+                4,
+            ),
+            crack_share: float("Crack share", d.crack_share, linear(0.0, 1.0), "", 2),
+            crack_s: float("Crack time", d.crack_s, skewed(1e-3, 3.0, -2.0), " s", 3),
+            fragments: IntParam::new(
+                "Fragments",
+                d.fragments as i32,
+                IntRange::Linear {
+                    min: 1,
+                    max: MAX_FRAGMENTS as i32,
+                },
+            ),
+            mass_exponent: float(
+                "Fragment mass exponent",
+                d.mass_exponent,
+                linear(1.0, 2.5),
+                "",
+                2,
+            ),
+        }
+    }
+}
+
+impl BreakParams {
+    /// Set the patch's break.
+    pub fn apply(&self, patch: &mut Patch) {
+        patch.fracture = Fracture {
+            stored_energy_j: v(&self.stored_energy_j),
+            crack_share: v(&self.crack_share),
+            crack_s: v(&self.crack_s),
+            fragments: self.fragments.value().clamp(1, MAX_FRAGMENTS as i32) as usize,
+            mass_exponent: v(&self.mass_exponent),
+        };
+    }
+
+    /// Its preset keys: physical name with unit, parameter id, how the value is stored.
+    pub fn preset_keys() -> Vec<PresetKey> {
+        vec![
+            PresetKey::new("break_stored_energy_j", "break-energy", Kind::Float),
+            PresetKey::new("break_crack_share", "break-crack-share", Kind::Float),
+            PresetKey::new("break_crack_s", "break-crack-time", Kind::Float),
+            PresetKey::new("break_fragments", "break-fragments", Kind::Int),
+            PresetKey::new("break_mass_exponent", "break-mass-exponent", Kind::Float),
         ]
     }
 }

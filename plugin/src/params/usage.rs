@@ -1,14 +1,14 @@
 //! Which play modes each parameter acts in: what each mode's tab of the editor shows.
 
-use urto_dsp::voice::PlayMode::{self, Bounce, Crumple, Drop, Roll, Slide, Strike};
+use urto_dsp::voice::PlayMode::{self, Bounce, Break, Crumple, Drop, Roll, Slide, Strike};
 
 const ALL: &[PlayMode] = &PlayMode::ALL;
 /// The modes whose contact is the Contact group's (a drop derives its own from the materials,
 /// keeping only the integrator, the guard and the exit correction).
 const HIT: &[PlayMode] = &[Strike, Bounce, Roll, Slide];
-/// The modes whose striker is the striker group's body (a crumple throws fragments of it;
-/// a drop's body is its own).
-const STRUCK: &[PlayMode] = &[Strike, Bounce, Roll, Slide, Crumple];
+/// The modes whose striker is the striker group's body (a crumple throws fragments of it, a
+/// break breaks it; a drop's body is its own).
+const STRUCK: &[PlayMode] = &[Strike, Bounce, Roll, Slide, Crumple, Break];
 /// The modes whose contacts the integrator and the guard set (a crumple's pool always takes
 /// the energy-consistent step).
 const STEPPED: &[PlayMode] = &[Strike, Bounce, Roll, Drop, Slide];
@@ -66,7 +66,7 @@ const USAGE: &[(&str, &[PlayMode])] = &[
     ("gain", ALL),
     ("height", &[Bounce, Drop]),
     // A slider's press is its force; a note's pressure adds Press depth weights (of gravity).
-    ("gravity", &[Bounce, Roll, Drop, Slide]),
+    ("gravity", &[Bounce, Roll, Drop, Slide, Break]),
     ("gravity-in-contact", &[Bounce]),
     ("capture", &[Bounce]),
     ("irregularity", &[Bounce]),
@@ -114,6 +114,11 @@ const USAGE: &[(&str, &[PlayMode])] = &[
     ("crumple-exponent", &[Crumple]),
     ("crumple-min-energy", &[Crumple]),
     ("crumple-span", &[Crumple]),
+    ("break-energy", &[Break]),
+    ("break-crack-share", &[Break]),
+    ("break-crack-time", &[Break]),
+    ("break-fragments", &[Break]),
+    ("break-mass-exponent", &[Break]),
     ("bend-range", ALL),
     ("mpe", ALL),
     ("mpe-bend-range", ALL),

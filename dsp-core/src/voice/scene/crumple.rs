@@ -4,24 +4,17 @@
 //! times the gesture's share, the rate controller's and the note's expression (its drive), set
 //! every [`CONTROL_S`] of the note's time: a seed gives the same events at every sample rate.
 //! Each event of energy E throws a fragment of size s = √(E/E_max) of the striker
-//! ([`crate::stream::StreamSettings::size`]): a geometrically similar body of the same
-//! material, so its modes rise as 1/s (every length scales, the wave speeds are the material's),
-//! their decay shortens as s (the material's loss factor holds: T60 = 2.2/(η·f)), its mass falls
-//! as s³, and its Hertz stiffness as √s (k ∝ √R). It arrives at the object at its event's time
-//! with the speed its energy gives, v = √(2E/m), through the pair's contact.
+//! ([`crate::stream::StreamSettings::size`]) at the object at its event's time
+//! ([`super::thrower`]).
 
+use super::thrower::Thrower;
 use super::{NoteStart, Scene};
-use crate::interaction::{PoolStrike, StrikerPool};
-use crate::resonator::{Mode, FRAGMENT_MODES};
 use crate::stream::{EnergyLaw, EventStream, StreamSettings};
 use crate::voice::bodies::Bodies;
 use crate::voice::patch::{Crumple, Gesture, Patch};
 
 /// How often the rate is set, s of the note's time (the same instants at every sample rate).
 const CONTROL_S: f64 = 1e-3;
-/// The fastest a fragment is thrown, m/s: a tiny fragment given a large energy does not fly at
-/// the speed of sound.
-const MAX_SPEED_M_PER_S: f64 = 30.0;
 /// The settings' bounds where they enter the scene (the plugin's ranges lie within them).
 const EXPONENT_RANGE: (f64, f64) = (0.5, 3.0);
 const SPAN_RANGE: (f64, f64) = (1.01, 1e6);
@@ -57,25 +50,14 @@ pub(super) fn reference_stream(patch: Patch) -> (Patch, f64) {
     (rendered, (rate_per_s / REFERENCE_RATE_PER_S).sqrt())
 }
 
-/// The stream, the pool and the whole striker a crumple note throws fragments of.
+/// The stream and what it throws.
 pub(in crate::voice) struct CrumpleScene {
     stream: EventStream,
-    pool: StrikerPool,
+    thrower: Thrower,
     /// Samples of the note rendered, and the control instants passed.
     samples: u64,
     controls: u64,
     held: bool,
-    /// The whole striker (an event of the largest energy): its lowest modes, their modal mass,
-    /// its rigid mass, its Hertz stiffness against the object (N/m^1.5) and the pair's
-    /// restitution.
-    whole: [Mode; FRAGMENT_MODES],
-    whole_modes: usize,
-    whole_modal_mass_kg: f64,
-    whole_mass_kg: f64,
-    whole_stiffness: f64,
-    restitution: f64,
-    /// The modes of the fragment being thrown.
-    fragment: [Mode; FRAGMENT_MODES],
     /// The share of the events' energies the note's velocity throws them with.
     energy_scale: f64,
 }
@@ -88,17 +70,10 @@ impl CrumpleScene {
                 0.0,
                 0,
             ),
-            pool: StrikerPool::new(),
+            thrower: Thrower::new(),
             samples: 0,
             controls: 0,
             held: false,
-            whole: [Mode::SILENT; FRAGMENT_MODES],
-            whole_modes: 0,
-            whole_modal_mass_kg: 1.0,
-            whole_mass_kg: 1.0,
-            whole_stiffness: 1e6,
-            restitution: 0.5,
-            fragment: [Mode::SILENT; FRAGMENT_MODES],
             energy_scale: 1.0,
         }
     }
@@ -107,41 +82,6 @@ impl CrumpleScene {
     fn rate_per_s(crumple: &Crumple, t_s: f64, drive_fraction: f64) -> f64 {
         let controlled = crumple.rate_fraction.clamp(0.0, 1.0) * drive_fraction.clamp(0.0, 1.0);
         crumple.rate_per_s.max(0.0) * controlled * gesture_share(crumple, t_s)
-    }
-
-    /// Throw the fragment of `event` at the object, `lead_s` before it arrives.
-    fn throw(&mut self, bodies: &mut Bodies, energy_j: f64, size: f64, lead_s: f64, fs: f64) {
-        let volume = size * size * size;
-        let (mass_kg, modal_mass_kg) = (
-            self.whole_mass_kg * volume,
-            self.whole_modal_mass_kg * volume,
-        );
-        let v_in = (2.0 * energy_j / mass_kg).sqrt().min(MAX_SPEED_M_PER_S);
-        for (fragment, whole) in self
-            .fragment
-            .iter_mut()
-            .zip(&self.whole[..self.whole_modes])
-        {
-            *fragment = Mode {
-                freq_hz: whole.freq_hz / size,
-                t60_s: whole.t60_s * size,
-                ..*whole
-            };
-        }
-        let strike = PoolStrike {
-            v_in_m_per_s: v_in,
-            mass_kg,
-            modal_mass_kg,
-            gap_m: v_in * lead_s,
-            stiffness: self.whole_stiffness * size.sqrt(),
-            alpha: 1.5,
-            restitution: self.restitution,
-            modes: &self.fragment[..self.whole_modes],
-        };
-        let before_j = self.pool.energy_in_j();
-        self.pool.strike(&bodies.bank, &strike, fs);
-        bodies.input_energy_j += self.pool.energy_in_j() - before_j;
-        bodies.scene_pickup_per_sqrt_j = self.pool.pickup_per_sqrt_j();
     }
 
     /// Throw every event that arrives before `end_s`, the rate set at each control instant on
@@ -157,11 +97,12 @@ impl CrumpleScene {
         loop {
             let control_s = self.controls as f64 * CONTROL_S;
             while let Some(event) = self.stream.next_before(control_s.min(end_s)) {
-                self.throw(
+                let restitution = self.thrower.restitution;
+                self.thrower.throw(
                     bodies,
-                    event.energy_j * self.energy_scale,
-                    event.size,
+                    (event.energy_j * self.energy_scale, event.size),
                     event.time_s - start_s,
+                    restitution,
                     fs,
                 );
             }
@@ -204,13 +145,7 @@ impl Scene for CrumpleScene {
     fn start(&mut self, bodies: &mut Bodies, note: &NoteStart<'_>) {
         let patch = note.patch;
         let crumple = &patch.crumple;
-        bodies.hammer.retire();
-        let striker = patch.striker.body(patch.hammer_mass_kg, &mut self.whole);
-        self.whole_modes = striker.num_modes;
-        self.whole_modal_mass_kg = striker.modal_mass_kg;
-        self.whole_mass_kg = patch.striker.rigid_mass_kg(patch.hammer_mass_kg);
-        (self.whole_stiffness, self.restitution) =
-            patch.striker.hertz_contact(patch.object_material);
+        self.thrower.start(bodies, patch, note.dt_s);
         let min_j = crumple.min_energy_j.max(MIN_ENERGY_J);
         let span = crumple.energy_span.clamp(SPAN_RANGE.0, SPAN_RANGE.1);
         let law = EnergyLaw::PowerLaw {
@@ -226,8 +161,6 @@ impl Scene for CrumpleScene {
         // with 10^(L/10) of their energies.
         self.energy_scale = note.strike.press_fraction;
         self.stream = EventStream::new(settings, 0.0, note.seed);
-        self.pool
-            .start(&mut bodies.bank, note.dt_s, patch.striker_level);
         (self.samples, self.controls, self.held) = (0, 0, true);
     }
 
@@ -245,7 +178,7 @@ impl Scene for CrumpleScene {
             let start_s = self.samples as f64 * dt_s;
             let end_s = (self.samples + 1) as f64 * dt_s;
             self.throw_until(bodies, &patch.crumple, start_s, end_s, fs);
-            let pickup = self.pool.process_sample(&mut bodies.bank, dt_s);
+            let pickup = self.thrower.process_sample(bodies, dt_s);
             (*m, *s) = (pickup.mid_pa, pickup.side_pa);
             self.samples += 1;
         }
@@ -253,7 +186,7 @@ impl Scene for CrumpleScene {
 
     /// A held note, or fragments still flying or ringing, keep the voice.
     fn in_play(&self, _bodies: &Bodies) -> bool {
-        self.held || self.pool.is_active()
+        self.held || self.thrower.is_active()
     }
 
     /// No event is thrown after the note-off; those thrown ring out.
@@ -265,6 +198,6 @@ impl Scene for CrumpleScene {
     /// No event from now on, and the fragments are gone.
     fn stop(&mut self, _bodies: &mut Bodies) {
         self.held = false;
-        self.pool.silence();
+        self.thrower.silence();
     }
 }

@@ -12,12 +12,15 @@ use crate::interaction::ContactPrep;
 use crate::resonator::ObjectSpec;
 
 mod bounce;
+mod breaking;
 mod crumple;
 mod drop;
 mod roll;
 mod slide;
 mod strike;
+mod thrower;
 
+pub use breaking::break_settings;
 use drop::DropPlay;
 pub use drop::{
     drop_scene, DropImpact, DropTrace, MicroImpact, Pose, DROP_TRACE_IMPACTS, DROP_TRACE_POINTS,
@@ -103,6 +106,9 @@ pub(super) enum LevelReference {
     /// Whole drops of the reference note, the geometric mean of their peaks; the velocity sets a
     /// gain.
     Drops,
+    /// Whole breaks of the reference note over `seconds`, the geometric mean of their peaks; the
+    /// velocity sets a gain.
+    Breaks { seconds: f64 },
 }
 
 impl PlayMode {
@@ -116,6 +122,9 @@ impl PlayMode {
             PlayMode::Roll => LevelReference::Steady,
             PlayMode::Slide => LevelReference::Pressed,
             PlayMode::Crumple => LevelReference::Pressed,
+            PlayMode::Break => LevelReference::Breaks {
+                seconds: breaking::reference_s(patch),
+            },
         }
     }
 
@@ -154,6 +163,7 @@ impl PlayMode {
                 }
             }
             PlayMode::Drop => drop::strike(patch, level_db, gain),
+            PlayMode::Break => at_level,
         }
     }
 
@@ -166,7 +176,8 @@ impl PlayMode {
             | PlayMode::Bounce
             | PlayMode::Roll
             | PlayMode::Drop
-            | PlayMode::Slide => ROLL_CREST,
+            | PlayMode::Slide
+            | PlayMode::Break => ROLL_CREST,
         }
     }
 
@@ -180,7 +191,8 @@ impl PlayMode {
             | PlayMode::Bounce
             | PlayMode::Roll
             | PlayMode::Drop
-            | PlayMode::Slide => (patch, 1.0),
+            | PlayMode::Slide
+            | PlayMode::Break => (patch, 1.0),
         }
     }
 
@@ -205,7 +217,8 @@ impl PlayMode {
             | PlayMode::Bounce
             | PlayMode::Roll
             | PlayMode::Slide
-            | PlayMode::Crumple => None,
+            | PlayMode::Crumple
+            | PlayMode::Break => None,
         }
     }
 }
@@ -274,6 +287,7 @@ pub(super) struct Scenes {
     pub drop: Box<DropPlay>,
     pub slide: slide::SlideScene,
     crumple: crumple::CrumpleScene,
+    breaking: breaking::BreakScene,
 }
 
 impl Scenes {
@@ -286,6 +300,7 @@ impl Scenes {
             drop: DropPlay::new(),
             slide: slide::SlideScene::new(),
             crumple: crumple::CrumpleScene::new(),
+            breaking: breaking::BreakScene::new(),
         }
     }
 
@@ -303,6 +318,7 @@ impl Scenes {
             PlayMode::Drop => &*self.drop,
             PlayMode::Slide => &self.slide,
             PlayMode::Crumple => &self.crumple,
+            PlayMode::Break => &self.breaking,
         }
     }
 
@@ -314,6 +330,7 @@ impl Scenes {
             PlayMode::Drop => &mut *self.drop,
             PlayMode::Slide => &mut self.slide,
             PlayMode::Crumple => &mut self.crumple,
+            PlayMode::Break => &mut self.breaking,
         }
     }
 
