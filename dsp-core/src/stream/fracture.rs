@@ -3,7 +3,7 @@
 //! The crack is a Poisson stream whose rate rises as λ(t) = λ₀·e^((t − T)/τ) up to the break at
 //! T, drawn by time rescaling in closed form: from t₀ with a unit exponential draw b, the next
 //! event falls where Λ(t) − Λ(t₀) = b, t = T + τ·ln(e^((t₀ − T)/τ) + b/(λ₀·τ)). Its energies
-//! follow a power law, as the acoustic emission of cracks does, and it ends when its share of
+//! follow a power law ([`CRACK_ENERGY_EXPONENT`]), and it ends when its share of
 //! the stored energy is spent (the last event takes what is left) or at T, the rest staying
 //! stored. The object then comes apart into fragments whose masses follow a power law
 //! n(m) ∝ m^(−β) (Oddershede, Dimon & Bohr, PRL 71, 3107 (1993): β depends on the object's
@@ -19,9 +19,9 @@ use super::{power_law_quantile, EnergyLaw, Event, StreamSettings};
 pub const MAX_FRAGMENTS: usize = 16;
 /// Impacts a fragment makes at most.
 pub const MAX_IMPACTS: u32 = 24;
-/// The crack's energy exponent: the acoustic emission of fracture follows p(E) ∝ E^(−α) with α
-/// near 1.3–1.6 (crumpling sheets, Houle & Sethna, Phys. Rev. E 54, 1996; the same range is
-/// reported for the fracture of paper, wood and glass-fibre composites).
+/// The crack's energy exponent: the middle of the range α ≈ 1.3–1.6 the acoustic emission of
+/// crumpling sheets follows (Houle & Sethna, Phys. Rev. E 54, 1996), taken for a crack's too
+/// (an assumption: no measurement of a breaking glass's emission was at hand).
 pub const CRACK_ENERGY_EXPONENT: f64 = 1.5;
 /// The crack's events span these shares of its budget (smallest, largest).
 const CRACK_SHARES: (f64, f64) = (1e-3, 0.2);
