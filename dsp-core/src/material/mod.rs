@@ -42,10 +42,13 @@ pub struct Material {
 /// - **E** Great Soviet Encyclopedia, "Ebonite" (ρ 1150–1680 kg/m³, E 2–3 GPa);
 /// - **F** The Physics Factbook, "Coefficient of restitution" (balls on a hard floor);
 /// - **S** measured glass–glass ~0.95 and steel–steel 0.7–0.9 (sciphylabs collection);
+/// - **I** Gammon, Kiefte, Clouter & Denner, "Elastic constants of artificial and natural ice
+///   samples by Brillouin spectroscopy", J. Glaciology 29 (1983): polycrystalline ice Ih at
+///   −16 °C, E 9.33 GPa, ν 0.325; ρ 917 kg/m³ at 0 °C;
 /// - **Est.** our estimate within the published range, where no source gives the quantity for
 ///   this pair (stated so: the restitution of most pairs, the loss factor of ceramics, granite,
 ///   ebonite and rubber).
-pub const MATERIALS: [Material; 15] = [
+pub const MATERIALS: [Material; 16] = [
     // Carbon steel. E B, C, D, N (195–212 GPa); ν C, D, N; ρ B, C; η C, B, N (2e-5–6e-4);
     // e S (0.7–0.9; hardened bearing steel 0.9).
     Material {
@@ -205,6 +208,18 @@ pub const MATERIALS: [Material; 15] = [
         density_kg_per_m3: 950.0,
         loss_factor: 0.05,
         restitution: 0.8,
+    },
+    // Freshwater ice, cold (about −10 °C). E, ν, ρ I; η Est. (internal friction of cold ice at
+    // audio frequencies, 1e-3–1e-2); e Est. (ice spheres at low speed and temperature 0.8–0.9,
+    // less near melting).
+    Material {
+        id: "ice",
+        name: "Ice",
+        youngs_modulus_pa: 9.3e9,
+        poisson_ratio: 0.33,
+        density_kg_per_m3: 917.0,
+        loss_factor: 3e-3,
+        restitution: 0.7,
     },
 ];
 

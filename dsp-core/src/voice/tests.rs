@@ -603,3 +603,41 @@ fn a_ball_sinking_into_a_soft_contact_is_not_taken_for_a_runaway() {
     }
     assert_eq!(e.non_finite_resets(), 0, "a passive voice was silenced");
 }
+
+/// A break note plays its plan (`stream::BreakPlan`, drawn here from the same seed, independently
+/// of the voice): silence until the crack's first event, sound within a sample of it, the voice
+/// in play until its last fragment has landed, and then its end.
+#[test]
+fn a_break_sounds_from_its_first_event_and_plays_until_its_last_landing() {
+    let fs = 48_000.0;
+    let patch = patch_in(PlayMode::Break);
+    let mut plan =
+        crate::stream::BreakPlan::new(break_settings(&patch.resolved()), note_seed(1, 60));
+    let first_s = plan
+        .next_before(f64::INFINITY)
+        .expect("a first event")
+        .event
+        .time_s;
+    let mut last_s = first_s;
+    while let Some(event) = plan.next_before(f64::INFINITY) {
+        last_s = event.event.time_s;
+    }
+    let mut e = Engine::new(fs);
+    e.set_notes_struck(0);
+    e.note_on(&patch, 60, 1.0);
+    let until_last = (last_s * fs) as usize - 48;
+    let y = render(&mut e, &patch, until_last, 256);
+    let onset = y.iter().position(|s| *s != 0.0).expect("a sound");
+    let due = (first_s * fs) as usize;
+    assert!(
+        (due..=due + 1).contains(&onset),
+        "heard at {onset}, due at {due}"
+    );
+    assert_eq!(
+        e.active_voices(),
+        1,
+        "the voice ended before its last landing"
+    );
+    render(&mut e, &patch, 30 * 48_000, 512);
+    assert_eq!(e.active_voices(), 0);
+}

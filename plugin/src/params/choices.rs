@@ -161,6 +161,9 @@ pub enum MaterialChoice {
     #[id = "soft-rubber"]
     #[name = "Soft rubber"]
     SoftRubber,
+    #[id = "ice"]
+    #[name = "Ice"]
+    Ice,
 }
 
 impl MaterialChoice {
