@@ -16,8 +16,7 @@ use crate::voice::patch::Patch;
 pub(in crate::voice) struct BreakScene {
     plan: BreakPlan,
     thrower: Thrower,
-    /// Samples of the note rendered; whether the plan still throws.
-    samples: u64,
+    /// Whether the plan still throws.
     throwing: bool,
 }
 
@@ -52,7 +51,6 @@ impl BreakScene {
         Self {
             plan: BreakPlan::new(break_settings(&Patch::default()), 0),
             thrower: Thrower::new(),
-            samples: 0,
             throwing: false,
         }
     }
@@ -62,7 +60,7 @@ impl Scene for BreakScene {
     fn start(&mut self, bodies: &mut Bodies, note: &NoteStart<'_>) {
         self.thrower.start(bodies, note.patch, note.dt_s);
         self.plan = BreakPlan::new(break_settings(note.patch), note.seed);
-        (self.samples, self.throwing) = (0, true);
+        self.throwing = true;
     }
 
     fn render(
@@ -74,27 +72,19 @@ impl Scene for BreakScene {
         side: &mut [f64],
         _decide: bool,
     ) {
-        let fs = 1.0 / dt_s;
-        for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
-            let start_s = self.samples as f64 * dt_s;
-            let end_s = (self.samples + 1) as f64 * dt_s;
-            while self.throwing {
-                let Some(event) = self.plan.next_before(end_s) else {
-                    break;
-                };
+        let (plan, throwing) = (&mut self.plan, self.throwing);
+        let due = |thrower: &mut Thrower, bodies: &mut Bodies, start_s: f64, end_s: f64, fs| {
+            while let Some(event) = plan.next_before(end_s).filter(|_| throwing) {
                 let restitution = match event.piece {
-                    Piece::Crack => self.thrower.restitution,
-                    Piece::Fragment(n) => self.plan.fragments()[n].restitution,
+                    Piece::Crack => thrower.restitution,
+                    Piece::Fragment(n) => plan.fragments()[n].restitution,
                 };
                 let e = event.event;
                 let lead_s = e.time_s - start_s;
-                self.thrower
-                    .throw(bodies, (e.energy_j, e.size), lead_s, restitution, fs);
+                thrower.throw(bodies, (e.energy_j, e.size), lead_s, restitution, fs);
             }
-            let pickup = self.thrower.process_sample(bodies, dt_s);
-            (*m, *s) = (pickup.mid_pa, pickup.side_pa);
-            self.samples += 1;
-        }
+        };
+        self.thrower.render(bodies, dt_s, (mid, side), due);
     }
 
     /// Fragments still to land, flying or ringing keep the voice.

@@ -52,32 +52,38 @@ pub(super) fn reference_stream(patch: Patch) -> (Patch, f64) {
 
 /// The stream and what it throws.
 pub(in crate::voice) struct CrumpleScene {
-    stream: EventStream,
+    stream: Stream,
     thrower: Thrower,
-    /// Samples of the note rendered, and the control instants passed.
-    samples: u64,
+}
+
+/// The stream, the control instants it has passed, whether its note is held, and the share of
+/// the events' energies the note's velocity throws them with.
+struct Stream {
+    events: EventStream,
     controls: u64,
     held: bool,
-    /// The share of the events' energies the note's velocity throws them with.
     energy_scale: f64,
 }
 
 impl CrumpleScene {
     pub fn new() -> Self {
         Self {
-            stream: EventStream::new(
-                StreamSettings::new(EnergyLaw::Exponential { scale_j: 1.0 }),
-                0.0,
-                0,
-            ),
+            stream: Stream {
+                events: EventStream::new(
+                    StreamSettings::new(EnergyLaw::Exponential { scale_j: 1.0 }),
+                    0.0,
+                    0,
+                ),
+                controls: 0,
+                held: false,
+                energy_scale: 1.0,
+            },
             thrower: Thrower::new(),
-            samples: 0,
-            controls: 0,
-            held: false,
-            energy_scale: 1.0,
         }
     }
+}
 
+impl Stream {
     /// The rate at `t_s` into the note, events per second.
     fn rate_per_s(crumple: &Crumple, t_s: f64, drive_fraction: f64) -> f64 {
         let controlled = crumple.rate_fraction.clamp(0.0, 1.0) * drive_fraction.clamp(0.0, 1.0);
@@ -88,6 +94,7 @@ impl CrumpleScene {
     /// the way; `start_s` is where the sample about to be rendered begins.
     fn throw_until(
         &mut self,
+        thrower: &mut Thrower,
         bodies: &mut Bodies,
         crumple: &Crumple,
         start_s: f64,
@@ -96,9 +103,9 @@ impl CrumpleScene {
     ) {
         loop {
             let control_s = self.controls as f64 * CONTROL_S;
-            while let Some(event) = self.stream.next_before(control_s.min(end_s)) {
-                let restitution = self.thrower.restitution;
-                self.thrower.throw(
+            while let Some(event) = self.events.next_before(control_s.min(end_s)) {
+                let restitution = thrower.restitution;
+                thrower.throw(
                     bodies,
                     (event.energy_j * self.energy_scale, event.size),
                     event.time_s - start_s,
@@ -114,7 +121,7 @@ impl CrumpleScene {
             } else {
                 0.0
             };
-            self.stream.set_rate(control_s, rate);
+            self.events.set_rate(control_s, rate);
             self.controls += 1;
         }
     }
@@ -159,9 +166,12 @@ impl Scene for CrumpleScene {
         // The velocity's share of the energies (the fragments' sizes are the crumple's own): a
         // fragment's impulse goes as √(E·m), so a level of L dB below velocity 127 throws them
         // with 10^(L/10) of their energies.
-        self.energy_scale = note.strike.press_fraction;
-        self.stream = EventStream::new(settings, 0.0, note.seed);
-        (self.samples, self.controls, self.held) = (0, 0, true);
+        self.stream = Stream {
+            events: EventStream::new(settings, 0.0, note.seed),
+            controls: 0,
+            held: true,
+            energy_scale: note.strike.press_fraction,
+        };
     }
 
     fn render(
@@ -173,31 +183,27 @@ impl Scene for CrumpleScene {
         side: &mut [f64],
         _decide: bool,
     ) {
-        let fs = 1.0 / dt_s;
-        for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
-            let start_s = self.samples as f64 * dt_s;
-            let end_s = (self.samples + 1) as f64 * dt_s;
-            self.throw_until(bodies, &patch.crumple, start_s, end_s, fs);
-            let pickup = self.thrower.process_sample(bodies, dt_s);
-            (*m, *s) = (pickup.mid_pa, pickup.side_pa);
-            self.samples += 1;
-        }
+        let stream = &mut self.stream;
+        let due = |thrower: &mut Thrower, bodies: &mut Bodies, start_s, end_s, fs| {
+            stream.throw_until(thrower, bodies, &patch.crumple, start_s, end_s, fs);
+        };
+        self.thrower.render(bodies, dt_s, (mid, side), due);
     }
 
     /// A held note, or fragments still flying or ringing, keep the voice.
     fn in_play(&self, _bodies: &Bodies) -> bool {
-        self.held || self.thrower.is_active()
+        self.stream.held || self.thrower.is_active()
     }
 
     /// No event is thrown after the note-off; those thrown ring out.
     fn release(&mut self, _bodies: &mut Bodies, _patch: &Patch) -> bool {
-        self.held = false;
+        self.stream.held = false;
         false
     }
 
     /// No event from now on, and the fragments are gone.
     fn stop(&mut self, _bodies: &mut Bodies) {
-        self.held = false;
+        self.stream.held = false;
         self.thrower.silence();
     }
 }

@@ -7,7 +7,7 @@
 //! energy E it arrives at the object with the speed v = √(2E/m), through the pair's contact.
 
 use crate::interaction::{PoolStrike, StrikerPool};
-use crate::resonator::{Mode, Pickup, FRAGMENT_MODES};
+use crate::resonator::{Mode, FRAGMENT_MODES};
 use crate::voice::bodies::Bodies;
 use crate::voice::patch::Patch;
 
@@ -28,6 +28,8 @@ pub(super) struct Thrower {
     pub restitution: f64,
     /// The modes of the fragment being thrown.
     fragment: [Mode; FRAGMENT_MODES],
+    /// Samples of the note rendered.
+    samples: u64,
 }
 
 impl Thrower {
@@ -41,6 +43,7 @@ impl Thrower {
             whole_stiffness: 1e6,
             restitution: 0.5,
             fragment: [Mode::SILENT; FRAGMENT_MODES],
+            samples: 0,
         }
     }
 
@@ -55,6 +58,28 @@ impl Thrower {
         (self.whole_stiffness, self.restitution) =
             patch.striker.hertz_contact(patch.object_material);
         self.pool.start(&mut bodies.bank, dt_s, patch.striker_level);
+        self.samples = 0;
+    }
+
+    /// Render one piece: at each sample, `due` throws what arrives within it (it is handed the
+    /// thrower, the bodies, the sample's start and end in the note's time, s, and the sample
+    /// rate), then the pool takes the sample; the pickups' mid and side into `mid` and `side`.
+    pub fn render(
+        &mut self,
+        bodies: &mut Bodies,
+        dt_s: f64,
+        (mid, side): (&mut [f64], &mut [f64]),
+        mut due: impl FnMut(&mut Self, &mut Bodies, f64, f64, f64),
+    ) {
+        let fs = 1.0 / dt_s;
+        for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
+            let start_s = self.samples as f64 * dt_s;
+            let end_s = (self.samples + 1) as f64 * dt_s;
+            due(self, bodies, start_s, end_s, fs);
+            let pickup = self.pool.process_sample(&mut bodies.bank, dt_s);
+            (*m, *s) = (pickup.mid_pa, pickup.side_pa);
+            self.samples += 1;
+        }
     }
 
     /// Throw a fragment of `size` with `energy_j` at the object, `lead_s` before it arrives,
@@ -98,11 +123,6 @@ impl Thrower {
         self.pool.strike(&bodies.bank, &strike, fs);
         bodies.input_energy_j += self.pool.energy_in_j() - before_j;
         bodies.scene_pickup_per_sqrt_j = self.pool.pickup_per_sqrt_j();
-    }
-
-    /// One sample of the pool on the object.
-    pub fn process_sample(&mut self, bodies: &mut Bodies, dt_s: f64) -> Pickup {
-        self.pool.process_sample(&mut bodies.bank, dt_s)
     }
 
     /// Fragments still flying or ringing.
