@@ -4,8 +4,10 @@
 const TOOLTIPS: &[(&str, &str)] = &[
     (
         "mode",
-        "What a note does: Single strike, Bounce (a falling ball), Roll (a rolling ball) or \
-            Drop (a tumbling body). Read at note-on. Choice.",
+        "What a note does: Single strike, Bounce (a falling ball), Roll (a rolling ball), \
+            Drop (a tumbling body), Slide (a slider drawn over the object), Crumple (a stream of \
+            small impacts while held) or Break (the striker's body breaks on the object). Read \
+            at note-on. Choice.",
     ),
     (
         "k",
