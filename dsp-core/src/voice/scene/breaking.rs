@@ -74,7 +74,11 @@ impl Scene for BreakScene {
     ) {
         let (plan, throwing) = (&mut self.plan, self.throwing);
         let due = |thrower: &mut Thrower, bodies: &mut Bodies, start_s: f64, end_s: f64, fs| {
-            while let Some(event) = plan.next_before(end_s).filter(|_| throwing) {
+            // A stopped break throws nothing more (and takes nothing more from its plan).
+            if !throwing {
+                return;
+            }
+            while let Some(event) = plan.next_before(end_s) {
                 let restitution = match event.piece {
                     Piece::Crack => thrower.restitution,
                     Piece::Fragment(n) => plan.fragments()[n].restitution,
