@@ -158,8 +158,10 @@ pub struct Fragment {
     pub restitution: f64,
     /// Its impacts on the floor so far.
     pub impacts: u32,
-    /// Its launch after the break, s, and its upward speed then, m/s.
+    /// Its launch after the break, s, the cosine of its direction from the vertical, and its
+    /// upward speed then, m/s.
     delay_s: f64,
+    launch_cos: f64,
     launch_up_m_per_s: f64,
     /// When it next lands, s (infinite once it has stopped bouncing), and how fast, m/s.
     next_impact_s: f64,
@@ -174,6 +176,7 @@ impl Fragment {
         restitution: 0.0,
         impacts: 0,
         delay_s: 0.0,
+        launch_cos: 0.0,
         launch_up_m_per_s: 0.0,
         next_impact_s: f64::INFINITY,
         landing_m_per_s: 0.0,
@@ -254,7 +257,7 @@ impl BreakPlan {
             f.launch_energy_j = f.mass_kg * (1.0 + SHARE_SPREAD * (2.0 * rng.f64() - 1.0));
             f.delay_s = LAUNCH_SPREAD_S * rng.f64();
             f.restitution = s.restitution * (1.0 - RESTITUTION_SPREAD * rng.f64());
-            f.launch_up_m_per_s = MIN_COS + (1.0 - MIN_COS) * rng.f64();
+            f.launch_cos = MIN_COS + (1.0 - MIN_COS) * rng.f64();
         }
         let total_mass: f64 = fragments.iter().map(|f| f.mass_kg).sum();
         let total_weight: f64 = fragments.iter().map(|f| f.launch_energy_j).sum();
@@ -263,8 +266,7 @@ impl BreakPlan {
             f.mass_kg *= s.mass_kg / total_mass;
             f.size = (f.mass_kg / s.mass_kg).cbrt();
             f.launch_energy_j *= energy_j / total_weight;
-            let cos = f.launch_up_m_per_s;
-            f.launch_up_m_per_s = cos * (2.0 * f.launch_energy_j / f.mass_kg).sqrt();
+            f.launch_up_m_per_s = f.launch_cos * (2.0 * f.launch_energy_j / f.mass_kg).sqrt();
         }
     }
 
