@@ -15,6 +15,7 @@ mod factory;
 mod friction;
 mod media;
 mod paper;
+mod render;
 mod rigid;
 mod scenes;
 mod scrape;
@@ -71,6 +72,12 @@ const USAGE: &str = "usage: cargo xtask <command>
         [--wav PATH]
                          a break preset's plan as the N-th note draws it: crack events and
                          fragment landings, the fragments, the energy ledger; --wav: its sound
+  render (--preset NAME | --category CAT)… --out DIR [--note N]… [--velocity V]…
+         [--variations N] [--seed S] [--loudness-lufs L] [--true-peak-dbtp C]
+         [--sample-rate-hz 48000|96000] [--format pcm24|float32] [--channels mono|stereo]
+         [--job FILE.toml|.json] [--threads T] (--help: every flag)
+                         a sound library on the engine: variations drawn within physical
+                         ranges, loudness-normalised, BWF-tagged, UCS-named, with a manifest
   friction stick-slip --mass-kg M --frequency-hz F --normal-force-n N --mu-static S
            --mu-kinetic K --belt-speed-m-per-s V [--stribeck-m-per-s VS]
            [--bristle-stiffness-n-per-m S0] [--sample-rate-hz R] [--seconds T] [--json]
@@ -130,6 +137,7 @@ fn main() -> Result<()> {
         Some("drop") => drop::drop(&drop::DropArgs::parse_from(&args)),
         Some("crumple") => crumple::crumple(&crumple::CrumpleArgs::parse_from(&args)),
         Some("break") => breaking::fracture(&breaking::BreakArgs::parse_from(&args)),
+        Some("render") => render::render(render::RenderArgs::parse_from(&args)),
         Some("friction") => friction::friction(&friction::FrictionArgs::parse_from(&args)),
         Some("scrape") => scrape::run(&scrape::ScrapeArgs::parse_from(&args)),
         Some("restitution") => paper::restitution(&paper::RestitutionArgs::parse_from(&args)),
@@ -205,8 +213,46 @@ fn test() -> Result<()> {
     )?;
     // A short soak: a minute of random play through the release CLAP.
     soak::run(&clap, 1.0, 1, false)?;
+    render_test()?;
     vst3_test()?;
     ardour_test()
+}
+
+/// The sound-library renderer as its issue asks: every Drop preset, 20 variations at −23 LUFS,
+/// on one thread and on every core; tests/render_library.py reads both (the same bits, the
+/// loudness by pyloudnorm, the names, the bext chunks, no two files alike).
+fn render_test() -> Result<()> {
+    let dir = Path::new("target/render-test");
+    if dir.exists() {
+        std::fs::remove_dir_all(dir)?;
+    }
+    let presets = urto::presets::factory()
+        .iter()
+        .filter(|p| p.category == "Drop")
+        .count();
+    for threads in ["1", "0"] {
+        let out = dir.join(format!("threads-{threads}"));
+        render::render(render::RenderArgs::parse_from([
+            "render",
+            "--category",
+            "Drop",
+            "--variations",
+            "20",
+            "--loudness-lufs",
+            "-23",
+            "--origination-date",
+            "2026-11-29",
+            "--threads",
+            threads,
+            "--out",
+            out.to_str().context("a non-UTF-8 path")?,
+        ]))?;
+    }
+    run(Command::new(python_venv()?)
+        .arg("tests/render_library.py")
+        .arg(dir.join("threads-1"))
+        .arg(dir.join("threads-0"))
+        .args(["-23", "-1", "20", &presets.to_string()]))
 }
 
 /// Random dense MIDI (notes, all notes off, all sound off), mode switches and contact automation
