@@ -7,9 +7,10 @@ at other sample rates, reset mid-note, block sizes, a note on a block's last sam
 notes never on, all notes off / all sound off (MIDI CC 123 / 120), garbage state refused.
 
 Run by `cargo xtask test` inside the .venv it creates:
-python tests/vst3_host.py <Urto.vst3> [<presets.json>]
+python tests/vst3_host.py <Urto.vst3> [<presets.json> [<vstpresets folder>]]
 where presets.json (written by the xtask) lists every factory preset's normalised parameter
-values in the plugin's parameter order.
+values in the plugin's parameter order and the path of its .vstpreset file under the folder
+(which `cargo xtask install` writes to ~/.vst3/presets).
 """
 
 import json
@@ -24,6 +25,7 @@ from spectrum import strongest_peak_hz
 
 BUNDLE = sys.argv[1] if len(sys.argv) > 1 else "target/bundled/Urto.vst3"
 PRESETS = sys.argv[2] if len(sys.argv) > 2 else "target/vst3-test/presets.json"
+VSTPRESETS = sys.argv[3] if len(sys.argv) > 3 else "target/vst3-test/vstpresets"
 SAMPLE_RATE = 48_000
 # The calibrated level (docs/user-guide.md, Level): velocity 127 of middle C peaks at -9 dBFS; a
 # rolling ball's RMS sits the rolling crest factor (4, 12 dB) below that.
@@ -261,6 +263,27 @@ def test_parameters_set_by_name_take_effect():
     assert np.all(np.isfinite(changed)) and rms(changed) > 1e-5
     # A softer, lossier contact must sound different from the default one.
     assert np.max(np.abs(changed - reference)) > 1e-3
+
+
+def test_every_factory_vstpreset_loads_to_its_parameters():
+    """Each factory preset's .vstpreset file, loaded by the host (the SDK's PresetFile reading
+    its header, class id and component state), sets every parameter to the preset's value."""
+    plugin = instance(1)
+    parameters = list(plugin.parameters.values())
+    with open(PRESETS) as f:
+        presets = json.load(f)
+    failures = []
+    for preset in presets:
+        plugin.load_preset(f"{VSTPRESETS}/{preset['vstpreset']}")
+        # JUCE's setStateFromPresetFile hands the file's component state to the plugin but does
+        # not re-read the parameters it shows (its raw_state setter does): the state the plugin
+        # now holds, given back, brings the host's view up to date.
+        plugin.raw_state = plugin.raw_state
+        for parameter, value in zip(parameters, preset["normalized"]):
+            if abs(parameter.raw_value - value) > 1e-5:
+                failures.append(f"{preset['name']}: {parameter.name} = {parameter.raw_value}, not {value}")
+    print(f"  {len(presets)} .vstpreset files loaded")
+    assert not failures, "\n".join(failures[:20])
 
 
 def round_trip(plugin):

@@ -30,8 +30,9 @@ pub fn list(json_output: bool) -> Result<()> {
 
 /// Write every factory preset's normalised parameter values, in the order the plugin declares
 /// its parameters (the order a VST3 host lists them), to `path` as JSON:
-/// `[{"name", "mode", "steady", "normalized": [..]}]`, `mode` being the play mode's id and
-/// `steady` whether its level is calibrated as a steady sound's RMS ([`PlayMode::is_steady`]).
+/// `[{"name", "mode", "steady", "crest", "vstpreset", "normalized": [..]}]`, `mode` being the
+/// play mode's id, `steady` whether its level is calibrated as a steady sound's RMS
+/// ([`PlayMode::is_steady`]) and `vstpreset` its `.vstpreset` file's path under a presets folder.
 pub fn write_normalized(path: &Path) -> Result<()> {
     let params = UrtoParams::default();
     let map = params.param_map();
@@ -57,6 +58,7 @@ pub fn write_normalized(path: &Path) -> Result<()> {
                 "mode": mode.map(|m| m.id()),
                 "steady": mode.is_some_and(|m| m.is_steady()),
                 "crest": mode.map_or(1.0, |m| m.crest()),
+                "vstpreset": crate::vstpreset::relative_path(preset),
                 "normalized": normalized,
             })
         })

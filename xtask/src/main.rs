@@ -22,6 +22,7 @@ mod scrape;
 mod soak;
 mod standalone;
 mod validate;
+mod vstpreset;
 
 use clap::Parser;
 
@@ -33,7 +34,8 @@ const USAGE: &str = "usage: cargo xtask <command>
             and plots into target/demo/, and the editor's screenshots (standalone under Xvfb)
   validate  bundle, then run free-audio's clap-validator and Steinberg's VST3 validator (-e) on
             the bundles (built once into target/validators/ from their sources); fails on any failure
-  install   bundle, then copy Urto.clap to ~/.clap and Urto.vst3 to ~/.vst3
+  install   bundle, then copy Urto.clap to ~/.clap and Urto.vst3 to ~/.vst3, and write every
+            factory preset as a .vstpreset in ~/.vst3/presets/Urto/Urto/<category>/
   soak [--minutes M] [--seed S] [--json]   M minutes of random dense MIDI, mode switches and
             automation through the CLAP beside a twin of its engine: real-time factor, NaNs,
             voices (peak, mean, left after the tails), quarantined resets
@@ -296,14 +298,17 @@ fn python_venv() -> Result<PathBuf> {
 }
 
 /// The VST3 host test: pedalboard, with the factory presets' parameter values for the level
-/// table.
+/// table, and their `.vstpreset` files to load.
 fn vst3_test() -> Result<()> {
     let presets = Path::new("target/vst3-test/presets.json");
     factory::write_normalized(presets)?;
+    let files = Path::new("target/vst3-test/vstpresets");
+    vstpreset::write_factory(files)?;
     run(Command::new(python_venv()?)
         .arg("tests/vst3_host.py")
         .arg(VST3_BUNDLE)
-        .arg(presets))
+        .arg(presets)
+        .arg(files))
 }
 
 /// The DAW test: Debian's Ardour 7 (installed here if missing) renders a session with Urto on a
@@ -340,5 +345,12 @@ fn install() -> Result<()> {
         run(Command::new("cp").arg("-r").arg(&from).arg(&to))?;
         println!("installed {}", to.display());
     }
+    let presets = home.join(".vst3/presets");
+    let written = vstpreset::write_factory(&presets)?;
+    println!(
+        "installed {} factory presets as .vstpreset files under {}",
+        written.len(),
+        presets.display()
+    );
     Ok(())
 }
