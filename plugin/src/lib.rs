@@ -1,6 +1,7 @@
 //! Urto, the nice-plug wrapper: parameters and MIDI in, the dsp-core engine, audio out.
 
 mod channels;
+mod clap_entry;
 pub mod editor;
 mod live_view;
 pub mod params;
@@ -492,7 +493,6 @@ impl Vst3Plugin for Urto {
         &[Vst3SubCategory::Instrument, Vst3SubCategory::Synth];
 }
 
-nice_export_clap!(Urto);
 nice_export_vst3!(Urto);
 
 #[cfg(test)]

@@ -433,11 +433,9 @@ pub fn user_presets() -> (Vec<Preset>, Vec<String>) {
     (presets, errors)
 }
 
-/// Save `preset` as `<folder>/<name>.json`, replacing a user preset of the same name.
-pub fn save_user_preset(preset: &Preset) -> Result<PathBuf, String> {
-    let folder = user_folder().ok_or("no per-user data folder on this system")?;
-    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-    let file_name: String = preset
+/// `preset`'s file name: its name, what a file system might refuse made `_`, then `.json`.
+fn file_name(preset: &Preset) -> String {
+    let stem: String = preset
         .name
         .chars()
         .map(|c| {
@@ -448,9 +446,65 @@ pub fn save_user_preset(preset: &Preset) -> Result<PathBuf, String> {
             }
         })
         .collect();
-    let path = folder.join(format!("{}.json", file_name.trim()));
+    format!("{}.json", stem.trim())
+}
+
+/// Save `preset` as `<folder>/<name>.json`, replacing a user preset of the same name.
+pub fn save_user_preset(preset: &Preset) -> Result<PathBuf, String> {
+    let folder = user_folder().ok_or("no per-user data folder on this system")?;
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let path = folder.join(file_name(preset));
     std::fs::write(&path, preset.to_json()).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)
+}
+
+/// The factory presets as files, for hosts' preset browsers (CLAP preset discovery):
+/// `$XDG_DATA_HOME/urto/factory-presets` on Linux, the platform's equivalent elsewhere.
+pub fn factory_folder() -> Option<PathBuf> {
+    directories::ProjectDirs::from("org", "Urto", "Urto")
+        .map(|d| d.data_dir().join("factory-presets"))
+}
+
+/// The mark of the factory presets a folder holds: FNV-1a over every preset's text.
+fn factory_mark() -> String {
+    let hash = FACTORY
+        .iter()
+        .flat_map(|(_, text)| text.bytes())
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    format!("{hash:016x}")
+}
+
+/// Write every factory preset into [`factory_folder`] unless it holds these presets already
+/// (its `.factory-mark` says which); a folder of older ones loses its `.json` files first. Each
+/// file is written under a temporary name and renamed, so a host crawling the folder meanwhile
+/// never reads half a file. Returns the folder.
+pub fn write_factory_files() -> Result<PathBuf, String> {
+    let folder = factory_folder().ok_or("no per-user data folder on this system")?;
+    let fail = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
+    let mark_path = folder.join(".factory-mark");
+    let mark = factory_mark();
+    if std::fs::read_to_string(&mark_path).is_ok_and(|m| m == mark) {
+        return Ok(folder);
+    }
+    std::fs::create_dir_all(&folder).map_err(|e| fail(&folder, e))?;
+    for entry in std::fs::read_dir(&folder)
+        .map_err(|e| fail(&folder, e))?
+        .flatten()
+    {
+        if entry.path().extension().is_some_and(|x| x == "json") {
+            std::fs::remove_file(entry.path()).map_err(|e| fail(&entry.path(), e))?;
+        }
+    }
+    for preset in factory() {
+        let path = folder.join(file_name(&preset));
+        let part = folder.join(format!(".{}.part", file_name(&preset)));
+        std::fs::write(&part, preset.to_json()).map_err(|e| fail(&part, e))?;
+        std::fs::rename(&part, &path).map_err(|e| fail(&path, e))?;
+    }
+    std::fs::write(&mark_path, mark).map_err(|e| fail(&mark_path, e))?;
+    Ok(folder)
 }
 
 #[cfg(test)]
