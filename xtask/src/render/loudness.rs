@@ -189,20 +189,21 @@ fn trim_tail(channels: &mut [Vec<f32>], rate_hz: u32) {
         .filter_map(|c| c.iter().rposition(|x| x.abs() >= floor))
         .max()
         .unwrap_or(0);
-    let fade = (FADE_S * f64::from(rate_hz)) as usize;
-    let cut = (last + 1).max(fade).min(channels[0].len());
+    let len = channels[0].len();
+    let fade = ((FADE_S * f64::from(rate_hz)) as usize).min(len);
+    let cut = (last + 1).max(fade).min(len);
     let (block, hop) = (
         (BLOCK_S * f64::from(rate_hz)) as usize,
         (METER_HOP_S * f64::from(rate_hz)) as usize,
     );
-    let len = block + cut.saturating_sub(block).div_ceil(hop) * hop;
+    let grid = block + cut.saturating_sub(block).div_ceil(hop) * hop;
     for channel in channels.iter_mut() {
         channel.truncate(cut);
         for (i, sample) in channel[cut - fade..].iter_mut().enumerate() {
             let x = (i + 1) as f64 / fade as f64;
             *sample *= (0.5 * (1.0 + (std::f64::consts::PI * x).cos())) as f32;
         }
-        channel.resize(len, 0.0);
+        channel.resize(grid, 0.0);
     }
 }
 
@@ -311,5 +312,9 @@ mod tests {
         click[0][100] = 1.0;
         trim_tail(&mut click, 48_000);
         assert_eq!(click[0].len(), 19_200);
+        // A note over in fewer samples than the fade is long.
+        let mut blip = vec![vec![0.5f32; 300]];
+        trim_tail(&mut blip, 96_000);
+        assert_eq!(blip[0].len(), 38_400);
     }
 }
