@@ -5,7 +5,8 @@ Usage: render_library.py ONE_THREAD_DIR ALL_THREADS_DIR TARGET_LUFS CEILING_DBTP
 The two folders hold the same job rendered on one thread and on every core. Checks: the same
 files to the bit, and the same manifests; VARIATIONS files for each of PRESETS presets, named in
 the UCS pattern; a bext chunk (EBU Tech 3285 v2) first in each; each file's integrated loudness
-(pyloudnorm, ITU-R BS.1770-4) within 0.5 LU of TARGET_LUFS and no sample above CEILING_DBTP; no
+(pyloudnorm, ITU-R BS.1770-4) within 0.5 LU of TARGET_LUFS, no sample above CEILING_DBTP and
+no true peak above it (the manifest's, by ebur128); no
 two files alike.
 """
 
@@ -92,6 +93,8 @@ def main() -> None:
         assert abs(loudness - target) <= 0.5, f"{name}: {loudness:.2f} LUFS"
         peak_db = 20 * np.log10(np.max(np.abs(audio)))
         assert peak_db <= ceiling + 1e-3, f"{name}: a sample at {peak_db:.2f} dBFS"
+        true_peak = float(row["true_peak_dbtp"])
+        assert true_peak <= ceiling, f"{name}: a true peak at {true_peak:.3f} dBTP (ebur128)"
         digests.add(hashlib.sha256(dict(found)["data"]).hexdigest())
     assert len(digests) == len(rows), f"only {len(digests)} of {len(rows)} files differ"
     print(

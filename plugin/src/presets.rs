@@ -477,9 +477,10 @@ fn factory_mark() -> String {
 }
 
 /// Write every factory preset into [`factory_folder`] unless it holds these presets already
-/// (its `.factory-mark` says which); a folder of older ones loses its `.json` files first. Each
-/// file is written under a temporary name and renamed, so a host crawling the folder meanwhile
-/// never reads half a file. Returns the folder.
+/// (its `.factory-mark` says which), then remove the `.json` files of older ones. Each file is
+/// written under a name of this process's and thread's and renamed, so a host crawling the
+/// folder, or another scanner writing it at the same time, never sees half a file. Returns the
+/// folder.
 pub fn write_factory_files() -> Result<PathBuf, String> {
     let folder = factory_folder().ok_or("no per-user data folder on this system")?;
     let fail = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
@@ -489,21 +490,32 @@ pub fn write_factory_files() -> Result<PathBuf, String> {
         return Ok(folder);
     }
     std::fs::create_dir_all(&folder).map_err(|e| fail(&folder, e))?;
+    let writer = format!("{}-{:?}", std::process::id(), std::thread::current().id());
+    let write_whole = |path: &Path, text: &str| {
+        let part = folder.join(format!(".{writer}.part"));
+        std::fs::write(&part, text).map_err(|e| fail(&part, e))?;
+        std::fs::rename(&part, path).map_err(|e| fail(path, e))
+    };
+    let presets = factory();
+    let names: Vec<String> = presets.iter().map(file_name).collect();
+    for (preset, name) in presets.iter().zip(&names) {
+        write_whole(&folder.join(name), &preset.to_json())?;
+    }
     for entry in std::fs::read_dir(&folder)
         .map_err(|e| fail(&folder, e))?
         .flatten()
     {
-        if entry.path().extension().is_some_and(|x| x == "json") {
-            std::fs::remove_file(entry.path()).map_err(|e| fail(&entry.path(), e))?;
+        let path = entry.path();
+        let stale = path.extension().is_some_and(|x| x == "json")
+            && !names
+                .iter()
+                .any(|n| path.file_name().is_some_and(|f| f == n.as_str()));
+        if stale {
+            // Another scanner may have removed it already.
+            let _ = std::fs::remove_file(&path);
         }
     }
-    for preset in factory() {
-        let path = folder.join(file_name(&preset));
-        let part = folder.join(format!(".{}.part", file_name(&preset)));
-        std::fs::write(&part, preset.to_json()).map_err(|e| fail(&part, e))?;
-        std::fs::rename(&part, &path).map_err(|e| fail(&path, e))?;
-    }
-    std::fs::write(&mark_path, mark).map_err(|e| fail(&mark_path, e))?;
+    write_whole(&mark_path, &mark)?;
     Ok(folder)
 }
 

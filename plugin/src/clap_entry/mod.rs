@@ -52,7 +52,8 @@ unsafe extern "C" fn create_plugin(
     }
     // SAFETY: the host outlives the plugin it creates.
     let wrapper = Arc::into_raw(unsafe { Wrapper::<Urto>::new(host) });
-    // SAFETY: `wrapper` was just made and is not shared yet.
+    // SAFETY: `wrapper` was just made; nothing else borrows its `clap_plugin` before the host
+    // has the pointer.
     let clap_plugin = unsafe { &(*wrapper).clap_plugin };
     preset_load::extend(&mut clap_plugin.borrow_mut(), host);
     clap_plugin.as_ptr()

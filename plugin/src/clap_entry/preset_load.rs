@@ -166,12 +166,16 @@ unsafe fn tell_host(
         .map(|(_, h)| *h as *const clap_host);
     let Some(host) = host else { return };
     // SAFETY: the host outlives its plugins; its get_extension is main-thread, as this call.
-    let ext = unsafe {
-        (*host)
-            .get_extension
-            .map(|get| get(host, CLAP_EXT_PRESET_LOAD.as_ptr()) as *const clap_host_preset_load)
+    let Some(get) = (unsafe { (*host).get_extension }) else {
+        return;
     };
-    let Some(ext) = ext.filter(|e| !e.is_null()) else {
+    // The host's extension under its id, or under the draft's.
+    let ext = [CLAP_EXT_PRESET_LOAD, CLAP_EXT_PRESET_LOAD_COMPAT]
+        .iter()
+        // SAFETY: the host's own callback, with its own pointer and a C string.
+        .map(|id| unsafe { get(host, id.as_ptr()) } as *const clap_host_preset_load)
+        .find(|ext| !ext.is_null());
+    let Some(ext) = ext else {
         return;
     };
     // SAFETY: the host's extension; its callbacks take the strings we were given.

@@ -158,6 +158,11 @@ impl JobSpec {
         if velocities.is_empty() || velocities.iter().any(|&v| !(1..=127).contains(&v)) {
             return Err(format!("velocities must lie in 1…127, not {velocities:?}"));
         }
+        if has_repeats(&notes) || has_repeats(&velocities) {
+            return Err(format!(
+                "a note or a velocity is given twice (notes {notes:?}, velocities {velocities:?})"
+            ));
+        }
         let variations = self.variations.unwrap_or(1);
         within("variations", f64::from(variations), 1.0, 999.0)?;
         let sample_rate_hz = self.sample_rate_hz.unwrap_or(48_000);
@@ -175,8 +180,15 @@ impl JobSpec {
         within("the hold (s)", hold_s, 0.05, 60.0)?;
         let max_seconds = self.max_seconds.unwrap_or(20.0);
         within("the longest file (s)", max_seconds, 0.5, 120.0)?;
+        let velocity_spread = self.velocity_spread.unwrap_or(6);
+        within(
+            "the velocity spread",
+            f64::from(velocity_spread),
+            0.0,
+            126.0,
+        )?;
         let ranges = Ranges {
-            velocity_spread: self.velocity_spread.unwrap_or(6).min(126),
+            velocity_spread,
             strike_position_spread: self.strike_position_spread.unwrap_or(0.03),
             size_tolerance: self.size_tolerance.unwrap_or(0.02),
             striker_materials: materials(self.striker_materials.unwrap_or_default())?,
@@ -245,6 +257,7 @@ impl JobSpec {
                 .collect();
             if members.is_empty() {
                 let mut known: Vec<&str> = factory.iter().map(|p| p.category.as_str()).collect();
+                known.sort_unstable();
                 known.dedup();
                 return Err(format!(
                     "no factory preset is in a category {category:?} (categories: {})",
@@ -287,18 +300,16 @@ fn materials(ids: Vec<String>) -> Result<Vec<&'static str>, String> {
         .collect()
 }
 
-/// Whether `text` reads YYYY-MM-DD with a month 01…12 and a day 01…31.
+/// Whether `values` holds one value twice.
+fn has_repeats(values: &[u8]) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    !values.iter().all(|v| seen.insert(v))
+}
+
+/// Whether `text` is a calendar date written YYYY-MM-DD.
 fn is_date(text: &str) -> bool {
-    let parts: Vec<&str> = text.split('-').collect();
-    let number = |s: &str, len: usize| {
-        (s.len() == len && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse::<u32>().ok())
-    };
-    matches!(
-        (parts.as_slice(), parts.len()),
-        ([y, m, d], 3) if number(y, 4).is_some()
-            && matches!(number(m, 2), Some(Some(1..=12)))
-            && matches!(number(d, 2), Some(Some(1..=31)))
-    )
+    let format = time::macros::format_description!("[year]-[month]-[day]");
+    text.len() == 10 && time::Date::parse(text, &format).is_ok()
 }
 
 #[cfg(test)]

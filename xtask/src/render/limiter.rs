@@ -54,9 +54,29 @@ fn true_peaks(channels: &[Vec<f32>]) -> Vec<f64> {
     peaks
 }
 
-/// Limit `channels` at `rate_hz` so that no true peak exceeds `ceiling_dbtp`; returns the largest
-/// reduction, dB (0 when nothing reached the ceiling, and then nothing changes).
+/// Passes of the limiter at most: a pass's attack leaves the samples before a peak a little less
+/// reduced than the peak, so the peak rebuilt between them may still cross; the next pass takes
+/// that down.
+const PASSES: usize = 4;
+
+/// Limit `channels` at `rate_hz` so that no true peak exceeds `ceiling_dbtp`, pass after pass
+/// until none does; returns the reduction taken, dB (each pass's largest, summed: 0 when nothing
+/// reached the ceiling, and then nothing changes).
 pub fn limit(channels: &mut [Vec<f32>], rate_hz: u32, ceiling_dbtp: f64) -> f64 {
+    let mut total_db = 0.0;
+    for _ in 0..PASSES {
+        let reduction_db = limit_once(channels, rate_hz, ceiling_dbtp);
+        if reduction_db == 0.0 {
+            break;
+        }
+        total_db += reduction_db;
+    }
+    total_db
+}
+
+/// One pass of [`limit`]: the reduction each true peak over the ceiling needs, spread; returns
+/// the largest.
+fn limit_once(channels: &mut [Vec<f32>], rate_hz: u32, ceiling_dbtp: f64) -> f64 {
     let ceiling_db = ceiling_dbtp - MARGIN_DB;
     let reduction_db: Vec<f64> = true_peaks(channels)
         .iter()

@@ -3,7 +3,7 @@
 use super::limiter;
 use anyhow::{anyhow, Result};
 use ebur128::{EbuR128, Mode};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 /// Where a tail is cut: its last sample at or above −90 dBFS.
 const TAIL_DBFS: f64 = -90.0;
@@ -15,7 +15,7 @@ const BLOCK_S: f64 = 0.4;
 const METER_HOP_S: f64 = 0.1;
 
 /// What EBU R 128 (ITU-R BS.1770-4) measures of a file.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy)]
 pub struct Loudness {
     /// Integrated loudness, LUFS (gated).
     pub integrated_lufs: f64,
@@ -141,7 +141,9 @@ pub fn normalise(
             }
         };
         round += 1;
-        if step_db.abs() < TOLERANCE_LU || round == ROUNDS {
+        let under_ceiling = control == PeakControl::Limit
+            || loudness.true_peak_dbtp <= ceiling_dbtp - GAIN_MARGIN_DB / 2.0;
+        if (step_db.abs() < TOLERANCE_LU && under_ceiling) || round == ROUNDS {
             return Ok(Levelled {
                 channels,
                 gain_db,

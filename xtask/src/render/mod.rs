@@ -117,6 +117,7 @@ fn job_of(file: Option<&Path>, flags: JobSpec, today: &str) -> Result<Job, Strin
 pub fn render_job(job: &Job, out: &Path, threads: usize) -> Result<Vec<Row>> {
     let presets: Vec<Played> = job.presets.iter().map(played).collect();
     let takes = plan(job, &presets);
+    refuse_colliding_names(&takes, &presets)?;
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -181,6 +182,22 @@ fn plan(job: &Job, presets: &[Played]) -> Vec<Take> {
         }
     }
     takes
+}
+
+/// Refuse a job two of whose files would have one name (presets whose names differ only in
+/// case or in characters a file name cannot hold), before anything renders.
+fn refuse_colliding_names(takes: &[Take], presets: &[Played]) -> Result<()> {
+    let mut seen = std::collections::HashMap::new();
+    for take in takes {
+        let name = &presets[take.preset].preset.name;
+        if let Some(other) = seen.insert(take.file.to_lowercase(), name) {
+            anyhow::bail!(
+                "the presets {other:?} and {name:?} would both write {}",
+                take.file
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The preset's name, with the note and the velocity where the job plays more than one.
@@ -262,16 +279,16 @@ fn render_take(job: &Job, played: &Played, take: &Take, out: &Path) -> Result<Ro
 fn bext(job: &Job, played: &Played, take: &Take, loudness: loudness::Loudness) -> bwf::Bext {
     let d = &take.draws;
     let description = format!(
-        "{} - {}. {} note {}, velocity {}, variation {} of {} (seed {}). Library: {}.",
+        "{}: {} - {} note {}, velocity {}, variation {} of {} (seed {}). {}",
+        job.library,
         played.preset.name,
-        played.preset.description,
         played.preset.category,
         ucs::note_name(take.note),
         d.velocity,
         take.variation,
         job.variations,
         job.seed,
-        job.library,
+        played.preset.description,
     );
     let (bits, kind) = match job.format {
         SampleFormat::Pcm24 => (24, "PCM"),

@@ -1,7 +1,7 @@
 //! One variation of a sound: what it draws within the job's ranges (velocity, strike position, the object's scale, the striker's material, the engine's note count that seeds a drop, crumple or break), and its note played on the engine until it ends.
 
 use super::job::Ranges;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use urto_dsp::body::StrikerKind;
 use urto_dsp::material::MATERIALS;
 use urto_dsp::voice::{Engine, Patch, PlayMode};
@@ -27,7 +27,7 @@ pub enum Channels {
 }
 
 /// What one variation drew.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Draws {
     /// MIDI velocity, 1…127.
     pub velocity: u8,
