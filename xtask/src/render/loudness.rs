@@ -118,12 +118,16 @@ pub fn normalise(
     // The last round's gain and loudness: the secant through it and this round's steps the next
     // (a limiter makes the loudness grow slower than the gain).
     let mut last: Option<(f64, f64)> = None;
+    // Where the limiter holds the peaks: its own interpolation can read a true peak a few
+    // hundredths of a dB lower than the meter does, so a file the meter finds over the ceiling
+    // is limited again that much lower.
+    let mut limit_at_dbtp = ceiling_dbtp;
     let mut round = 0;
     loop {
         let mut channels = raw.to_vec();
         apply_gain(&mut channels, gain_db);
         let limiter_reduction_db = match control {
-            PeakControl::Limit => limiter::limit(&mut channels, rate_hz, ceiling_dbtp),
+            PeakControl::Limit => limiter::limit(&mut channels, rate_hz, limit_at_dbtp),
             PeakControl::Gain => 0.0,
         };
         trim_tail(&mut channels, rate_hz);
@@ -141,8 +145,11 @@ pub fn normalise(
             }
         };
         round += 1;
-        let under_ceiling = control == PeakControl::Limit
-            || loudness.true_peak_dbtp <= ceiling_dbtp - GAIN_MARGIN_DB / 2.0;
+        let over_db = loudness.true_peak_dbtp - ceiling_dbtp;
+        let under_ceiling = match control {
+            PeakControl::Limit => over_db <= 0.0,
+            PeakControl::Gain => over_db <= -GAIN_MARGIN_DB / 2.0,
+        };
         if (step_db.abs() < TOLERANCE_LU && under_ceiling) || round == ROUNDS {
             return Ok(Levelled {
                 channels,
@@ -151,6 +158,9 @@ pub fn normalise(
                 ceiling_limited: control == PeakControl::Gain && short_db >= TOLERANCE_LU,
                 loudness,
             });
+        }
+        if control == PeakControl::Limit && over_db > 0.0 {
+            limit_at_dbtp -= over_db + GAIN_MARGIN_DB;
         }
         last = Some((gain_db, loudness.integrated_lufs));
         gain_db += step_db;
