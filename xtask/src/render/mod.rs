@@ -150,10 +150,12 @@ fn played(preset: &Preset) -> Played {
     }
 }
 
-/// Every file of the job in order — preset, note, velocity, variation — each with its draws
-/// from a generator of its own, seeded by the job's seed and its place in that order.
+/// Every file of the job in order — preset, note, velocity, variation — with its draws, taken
+/// here in that order from one generator seeded by the job's seed, before anything renders: the
+/// draws cannot depend on the threads that render them.
 fn plan(job: &Job, presets: &[Played]) -> Vec<Take> {
     let digits = job.variations.to_string().len().max(2);
+    let mut rng = fastrand::Rng::with_seed(job.seed);
     let mut takes = Vec::new();
     for (p, played) in presets.iter().enumerate() {
         for &note in &job.notes {
@@ -161,7 +163,6 @@ fn plan(job: &Job, presets: &[Played]) -> Vec<Take> {
                 let fx_name = ucs::fx_name(&sound_name(job, &played.preset, note, velocity));
                 for variation in 1..=job.variations {
                     let index = takes.len() as u64;
-                    let mut rng = fastrand::Rng::with_seed(mix(job.seed, index));
                     let draws = Draws::draw(&mut rng, &played.patch, velocity, &job.ranges);
                     let patch = draws.applied(&played.patch);
                     let cat_id = ucs::cat_id(&played.preset, &patch);
@@ -210,14 +211,6 @@ fn sound_name(job: &Job, preset: &Preset, note: u8, velocity: u8) -> String {
         name += &format!(" v{velocity}");
     }
     name
-}
-
-/// SplitMix64's finaliser of `seed` and `index`: well-spread seeds for neighbouring indices.
-fn mix(seed: u64, index: u64) -> u64 {
-    let mut z = seed ^ index.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// Play, normalise, trim and write one file; its manifest row.
