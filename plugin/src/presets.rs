@@ -433,10 +433,15 @@ pub fn user_presets() -> (Vec<Preset>, Vec<String>) {
     (presets, errors)
 }
 
-/// `preset`'s file name: its name, what a file system might refuse made `_`, then `.json`.
+/// `preset`'s file name: [`file_stem`], then `.json`.
 fn file_name(preset: &Preset) -> String {
-    let stem: String = preset
-        .name
+    format!("{}.json", file_stem(&preset.name))
+}
+
+/// A file name's stem for a preset named `name` (its preset file's, its `.vstpreset`'s): every
+/// character other than letters, digits, spaces and `-` made `_`.
+pub fn file_stem(name: &str) -> String {
+    let stem: String = name
         .chars()
         .map(|c| {
             if c.is_alphanumeric() || c == ' ' || c == '-' {
@@ -446,7 +451,7 @@ fn file_name(preset: &Preset) -> String {
             }
         })
         .collect();
-    format!("{}.json", stem.trim())
+    stem.trim().to_string()
 }
 
 /// Save `preset` as `<folder>/<name>.json`, replacing a user preset of the same name.

@@ -3,7 +3,7 @@
 use anyhow::{Context, Result};
 use nice_plug::prelude::{Plugin, Vst3Plugin};
 use std::path::{Path, PathBuf};
-use urto::presets::{factory, Preset};
+use urto::presets::{factory, file_stem, Preset};
 use urto::{Urto, UrtoParams};
 
 /// The format's version, and the bytes of its header: 'VST3', the version, the class id as 32
@@ -79,13 +79,6 @@ pub fn preset_file(preset: &Preset) -> Result<Vec<u8>> {
         file.extend_from_slice(&size.to_le_bytes());
     }
     Ok(file)
-}
-
-/// A file name for `name`: what file systems refuse made `-`.
-fn file_stem(name: &str) -> String {
-    name.chars()
-        .map(|c| if "/\\:*?\"<>|".contains(c) { '-' } else { c })
-        .collect()
 }
 
 /// Where `preset`'s file goes under a VST3 presets folder: `<vendor>/<plugin>/<category>/`.
