@@ -135,13 +135,17 @@ impl FragmentModes {
         0.5 * self.mass_kg * sum
     }
 
-    /// The farthest the strike point can swing with the energy held, m: by Cauchy–Schwarz,
-    /// |Σφᵢqᵢ| ≤ √(2E/M · Σφᵢ²/ω₀ᵢ²) (as [`super::ModalBank::max_excursion_m`]).
+    /// The farthest the strike point can swing while the modes ring freely, m:
+    /// Σ |φᵢ|·√(qᵢ² + q̇ᵢ²/ω₀ᵢ²), each mode's energy never growing (as
+    /// [`super::ModalBank::max_excursion_m`]).
     pub fn max_excursion_m(&self) -> f64 {
-        let compliance: f64 = (0..self.num_modes)
-            .map(|i| self.strike[i] * self.strike[i] / self.omega0_sq[i])
-            .sum();
-        (2.0 * self.energy_j() / self.mass_kg * compliance).sqrt()
+        (0..self.num_modes)
+            .map(|i| {
+                let amplitude_sq =
+                    self.q[i] * self.q[i] + self.p[i] * self.p[i] / self.omega0_sq[i];
+                self.strike[i].abs() * amplitude_sq.sqrt()
+            })
+            .sum()
     }
 
     /// Σ(|ψᵢ| + |sideᵢ|) of the pickup gains: either channel's pressure per unit of modal

@@ -1034,13 +1034,20 @@ impl ModalBank {
         0.5 * self.setup.mass_kg * sum.iter().sum::<f64>()
     }
 
-    /// Bound in metres on how far the strike point can ever move with the present energy E and no
-    /// force: |Σ φᵢqᵢ| ≤ √(2E/M · Σ φᵢ²/ω₀ᵢ²) by Cauchy–Schwarz, since Mω₀ᵢ²qᵢ²/2 ≤ Eᵢ.
+    /// Bound in metres on how far the strike point can ever move while the modes ring freely:
+    /// each mode's energy Eᵢ = ½M(q̇ᵢ² + ω₀ᵢ²qᵢ²) never grows (dEᵢ/dt = −2σᵢM·q̇ᵢ² ≤ 0), so
+    /// |qᵢ| stays within √(qᵢ² + q̇ᵢ²/ω₀ᵢ²) and |Σ φᵢqᵢ| ≤ Σ |φᵢ|·√(qᵢ² + q̇ᵢ²/ω₀ᵢ²) — never
+    /// more than the Cauchy–Schwarz bound √(2E/M · Σ φᵢ²/ω₀ᵢ²) on the total energy, and much
+    /// less when the energy sits in stiff modes.
     pub fn max_excursion_m(&self) -> f64 {
-        let compliance: f64 = (0..self.setup.num_modes)
-            .map(|i| self.setup.strike[i] * self.setup.strike[i] / self.setup.omega0_sq[i])
-            .sum();
-        (2.0 * self.energy_j() / self.setup.mass_kg * compliance).sqrt()
+        let setup = &self.setup;
+        (0..setup.num_modes)
+            .map(|i| {
+                let amplitude_sq =
+                    self.q[i] * self.q[i] + self.p[i] * self.p[i] / setup.omega0_sq[i];
+                setup.strike[i].abs() * amplitude_sq.sqrt()
+            })
+            .sum()
     }
 
     /// The fastest decay rate σ (1/s) among the modes heard with at least `min_heard` of

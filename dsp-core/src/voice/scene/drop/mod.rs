@@ -537,6 +537,10 @@ impl DropPlay {
             before = Some((mass_kg, delivered));
             trial.mass_kg =
                 next_kg.clamp(estimate_kg / MAX_CORRECTION, estimate_kg * MAX_CORRECTION);
+            // Held at a bound of the correction, the next trial would repeat this one.
+            if trial.mass_kg == mass_kg {
+                break;
+            }
         }
         best.1
     }
