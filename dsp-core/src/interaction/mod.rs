@@ -136,6 +136,8 @@ pub struct Hammer {
     /// How far (m) the two surfaces can swing towards each other while nothing touches them, from
     /// both bodies' energy at the end of the last contact (it only decays until the next one).
     reach_m: f64,
+    /// The fastest both surfaces can move with the energy they hold, m/s (taken with `reach_m`).
+    top_speed_m_per_s: f64,
     contact: Option<Contact>,
     retired: bool,
     /// The ball was captured and rests on the object (retired with its weight left on it).
@@ -186,6 +188,7 @@ impl Hammer {
             surface: Surface::default(),
             free_prediction: None,
             reach_m: 0.0,
+            top_speed_m_per_s: 0.0,
             contact: None,
             retired: true,
             at_rest: false,
@@ -223,7 +226,7 @@ impl Hammer {
         self.force_n = 0.0;
         self.force_before_n = [0.0; 2];
         self.contact = None;
-        self.reach_m = bank.max_excursion_m() + self.striker.max_excursion_m();
+        self.take_reach(bank);
         self.retired = false;
         self.at_rest = false;
         self.laid_on = false;
@@ -454,6 +457,45 @@ impl Hammer {
     pub fn is_gone_for_good(&self) -> bool {
         let gone = self.contact.is_none() && self.recedes_beyond(REACH_ROUND_OFF * self.reach_m);
         self.retired || gone
+    }
+
+    /// Take both surfaces' reach and top speed from the energy they hold now (free modes never
+    /// gain energy, so both stay bounds until the next contact).
+    fn take_reach(&mut self, bank: &ModalBank) {
+        self.reach_m = bank.max_excursion_m() + self.striker.max_excursion_m();
+        self.top_speed_m_per_s =
+            bank.max_surface_speed_m_per_s() + self.striker.max_surface_speed_m_per_s();
+    }
+
+    /// Whether the hammer may touch the object within the next `samples` samples of `dt_s`: false
+    /// only if it cannot (retired, or out of contact with no pull towards the object, and out
+    /// of reach for the span). Its compression x = y + w_s − w_o rises at most along
+    /// x₀ + (v + V)·t, V both surfaces' top speed,
+    /// and never past the reach's line y₀ + reach + v·t; the smaller of the two lines peaks at
+    /// the span's ends or where they cross, and must stay below zero by a round-off margin.
+    pub fn may_touch_within(&self, bank: &ModalBank, samples: usize, dt_s: f64) -> bool {
+        if self.retired {
+            return false;
+        }
+        let pull = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
+        if self.contact.is_some() || pull > 0.0 {
+            return true;
+        }
+        let (x, _) = self.relative(bank);
+        let (y, v) = (self.position_m, self.velocity_m_per_s);
+        let speed = self.top_speed_m_per_s;
+        let span_s = samples as f64 * dt_s;
+        let lower_line = |t: f64| (x + (v + speed) * t).min(y + self.reach_m + v * t);
+        let crossing_s = if speed > 0.0 {
+            ((y + self.reach_m - x) / speed).clamp(0.0, span_s)
+        } else {
+            span_s
+        };
+        let highest = lower_line(0.0)
+            .max(lower_line(crossing_s))
+            .max(lower_line(span_s));
+        let margin = 1e-9 * (y.abs() + self.reach_m + v.abs() * span_s);
+        highest >= -margin
     }
 
     /// Whether the hammer flies away from the object (no pull towards it) more than `gap_m`

@@ -332,7 +332,7 @@ impl Hammer {
             self.contact = None;
             self.force_n = 0.0;
             self.force_before_n = [0.0; 2];
-            self.reach_m = bank.max_excursion_m() + self.striker.max_excursion_m();
+            self.take_reach(bank);
         }
     }
 

@@ -1050,6 +1050,19 @@ impl ModalBank {
             .sum()
     }
 
+    /// Bound in m/s on how fast the strike point can ever move while the modes ring freely:
+    /// |q̇ᵢ| stays within √(q̇ᵢ² + ω₀ᵢ²qᵢ²) (each mode's energy never grows, as in
+    /// [`ModalBank::max_excursion_m`]), so |Σ φᵢq̇ᵢ| ≤ Σ |φᵢ|·√(q̇ᵢ² + ω₀ᵢ²qᵢ²).
+    pub fn max_surface_speed_m_per_s(&self) -> f64 {
+        let setup = &self.setup;
+        (0..setup.num_modes)
+            .map(|i| {
+                let speed_sq = self.p[i] * self.p[i] + setup.omega0_sq[i] * self.q[i] * self.q[i];
+                setup.strike[i].abs() * speed_sq.sqrt()
+            })
+            .sum()
+    }
+
     /// The fastest decay rate σ (1/s) among the modes heard with at least `min_heard` of
     /// [`ModalBank::heard`]; 0 if none is.
     #[cfg(test)]

@@ -554,8 +554,8 @@ fn a_non_finite_state_is_not_flushed_away() {
     assert!(!bank.is_finite());
 }
 
-/// The strike point's reach bounds every later displacement of a freely ringing bank, and is
-/// Cauchy–Schwarz's bound at most: eight modes (two past critical damping) struck one after
+/// The strike point's reach and top speed bound every later displacement and velocity of a
+/// freely ringing bank, the reach being Cauchy–Schwarz's bound at most: eight modes (two past critical damping) struck one after
 /// another at their own samples (so their phases differ), then rung for a second. The bound is
 /// also reached: one undamped mode's reach is its amplitude, within 10⁻³.
 #[test]
@@ -594,14 +594,20 @@ fn a_free_bank_never_swings_beyond_its_reach() {
         reach_m <= cauchy_schwarz_m,
         "{reach_m} > {cauchy_schwarz_m}"
     );
-    let mut farthest_m = 0.0f64;
+    let top_speed_m_per_s = bank.max_surface_speed_m_per_s();
+    let (mut farthest_m, mut fastest_m_per_s) = (0.0f64, 0.0f64);
     for _ in 0..FS as usize {
         bank.ring();
         farthest_m = farthest_m.max(bank.strike_displacement_m().abs());
+        fastest_m_per_s = fastest_m_per_s.max(bank.strike_velocity_m_per_s().abs());
     }
     assert!(
         farthest_m <= reach_m,
         "swung {farthest_m} m beyond the reach {reach_m} m"
+    );
+    assert!(
+        fastest_m_per_s <= top_speed_m_per_s,
+        "moved at {fastest_m_per_s} m/s, over the bound {top_speed_m_per_s} m/s"
     );
 
     let mut one = one_mode(200.0, 1e6);

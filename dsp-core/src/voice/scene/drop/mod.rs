@@ -576,11 +576,19 @@ impl DropPlay {
         let v0 = trial.velocity_m_per_s();
         let mut apart = 0;
         // As the voice does (see `micro_impact_over`).
-        for _ in 0..self.max_samples {
+        for done in 1..=self.max_samples {
             trial.process_sample(&setup, &mut self.trial_floor, dt_s);
             // A striker gone for good has delivered all it will: the voice's micro-impact
             // would go on apart for longer, to the same impulse.
             if trial.is_gone_for_good() || parted(trial, &mut apart, self.apart_samples) {
+                break;
+            }
+            // Nor does one that cannot touch again in the samples the voice would still follow
+            // it apart.
+            let left = (self.apart_samples + 1)
+                .saturating_sub(apart)
+                .min(self.max_samples - done);
+            if trial.stats().onsets > 0 && !trial.may_touch_within(&self.trial_floor, left, dt_s) {
                 break;
             }
         }
