@@ -662,17 +662,15 @@ impl ModalBank {
         }
     }
 
-    /// Move the strike point: take the strike shapes of `modes` — the modes the bank was loaded
-    /// with (the same list, each lane's mode found by [`BankSetup::set`]'s record), evaluated at
-    /// the new point — keeping the vibration, the frequencies and decays (a retune's too). Not
-    /// while a contact is under way (its sub-step is prepared afresh). Costs the one-sample
-    /// transition (an exponential and a sine/cosine per mode).
-    pub fn restrike(&mut self, modes: &[Mode], sample_rate_hz: f64) {
+    /// Move the strike point: `strike_shape_at(i)` gives the strike shape at the new point of
+    /// the `i`-th mode of the list the bank was loaded with (each lane's mode found by
+    /// [`BankSetup::set`]'s record) — keeping the vibration, the frequencies and decays (a
+    /// retune's too). Not while a contact is under way (its sub-step is prepared afresh). Costs
+    /// the one-sample transition (an exponential and a sine/cosine per mode).
+    pub fn restrike(&mut self, strike_shape_at: impl Fn(usize) -> f64, sample_rate_hz: f64) {
         let setup = &mut self.setup;
         for lane in 0..setup.num_modes {
-            if let Some(mode) = modes.get(setup.loaded_index[lane]) {
-                setup.strike[lane] = snap_node(mode.strike_shape);
-            }
+            setup.strike[lane] = snap_node(strike_shape_at(setup.loaded_index[lane]));
         }
         self.retransition(sample_rate_hz, false);
     }

@@ -22,7 +22,7 @@
 use super::{NoteStart, Scene};
 use crate::interaction::{ContactPrep, ContactSetup, Gravity, Hammer};
 use crate::material::pair_restitution;
-use crate::resonator::{object_modes, ModalBank, Mode, ObjectSpec, MAX_MODES};
+use crate::resonator::{ModalBank, ObjectSpec, StrikeLine};
 use crate::rigid::drop::{ContactEvent, ContactKind, DropScene, Launch};
 use crate::rigid::plus::Settings;
 use crate::roll::{RollSettings, Rolling, Track};
@@ -160,7 +160,8 @@ pub(in crate::voice) struct DropPlay {
     /// [`TRIAL_APART_S`] and [`TRIAL_MAX_S`] in samples.
     apart_samples: usize,
     max_samples: usize,
-    modes: [Mode; MAX_MODES],
+    /// The floor's mode shapes along its strike line, where its micro-impacts strike it.
+    floor_line: StrikeLine,
     /// The live view's record of the drop.
     pub trace: DropTrace,
     /// The trial striker and floor: copies of the voice's, for each trial.
@@ -203,7 +204,7 @@ impl DropPlay {
             apart: 0,
             apart_samples: 1,
             max_samples: 1,
-            modes: [Mode::SILENT; MAX_MODES],
+            floor_line: StrikeLine::new(&ObjectSpec::marimba(440.0)),
             trace: DropTrace::default(),
             trial: Hammer::new(1.0, Patch::default().contact),
             trial_floor: ModalBank::new(1.0),
@@ -228,6 +229,7 @@ impl DropPlay {
         self.gravity_m_per_s2 = patch.fall.gravity.accel_m_per_s2.max(0.0);
         self.scene = drop_scene(patch, height_m, throw_m_per_s, seed);
         self.floor = *floor;
+        self.floor_line = StrikeLine::new(floor);
         self.struck_at = f64::NAN;
         self.floor_size_m = patch.object_size_m.max(0.01);
         self.step_samples = ((MACRO_STEP_S / dt_s).round() as usize).clamp(1, MAX_CHUNK);
@@ -480,13 +482,8 @@ impl DropPlay {
             return;
         }
         self.struck_at = position;
-        let spec = ObjectSpec {
-            strike_position: position,
-            ..self.floor
-        };
-        // A restrike reads only the strike shapes: the size the radiators take does not matter.
-        let count = object_modes(&spec, self.floor_size_m, &mut self.modes);
-        bank.restrike(&self.modes[..count], 1.0 / dt_s);
+        let line = &self.floor_line;
+        bank.restrike(|i| line.shapes_at(i, position).0, 1.0 / dt_s);
     }
 
     /// The mass with which `impact` delivers its macro impulse: trials from the estimate, the
