@@ -2,7 +2,7 @@
 
 use glam::DVec2;
 
-use super::linalg::{min_norm_solve, Matrix, MAX_ROWS};
+use super::linalg::{min_norm_solve, MAX_ROWS};
 use super::{Phase, Plus, Settings};
 
 /// What a contact's tangential rows say in one interval (Table 1).
@@ -207,7 +207,8 @@ impl Plus {
             }
         }
         let a_fixed = self.a.mul_vec(&fixed);
-        let mut m = Matrix::zeros(n);
+        let m = &mut self.system;
+        m.n = n;
         let mut rhs = [0.0; MAX_ROWS];
         let mut norms = [0.0; MAX_ROWS];
         for j in 0..n {
@@ -226,7 +227,7 @@ impl Plus {
                 m.a[r][j] = t / norms[j];
             }
         }
-        let u = min_norm_solve(&m, &rhs, &mut self.solve);
+        let u = min_norm_solve(&self.system, &rhs, &mut self.solve);
         let mut pi = fixed;
         for j in 0..n {
             let base = 3 * column_contact[j];

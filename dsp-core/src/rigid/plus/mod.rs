@@ -284,6 +284,9 @@ pub struct Plus {
     pi_expansion: [f64; MAX_CONTACTS],
     pi_accumulated: [f64; MAX_CONTACTS],
     restitution: [f64; MAX_CONTACTS],
+    /// The square system of an active set's velocity rows (see `Plus::solve_linear`); only its
+    /// first n rows and columns are written and read.
+    system: Matrix,
     solve: SolveWorkspace,
 }
 
@@ -310,6 +313,7 @@ impl Plus {
             pi_expansion: [0.0; MAX_CONTACTS],
             pi_accumulated: [0.0; MAX_CONTACTS],
             restitution: [0.0; MAX_CONTACTS],
+            system: Matrix::zeros(0),
             solve: SolveWorkspace::default(),
         }
     }
