@@ -462,9 +462,10 @@ impl Hammer {
     /// Take both surfaces' reach and top speed from the energy they hold now (free modes never
     /// gain energy, so both stay bounds until the next contact).
     fn take_reach(&mut self, bank: &ModalBank) {
-        self.reach_m = bank.max_excursion_m() + self.striker.max_excursion_m();
-        self.top_speed_m_per_s =
-            bank.max_surface_speed_m_per_s() + self.striker.max_surface_speed_m_per_s();
+        let (object_reach_m, object_speed_m_per_s) = bank.swing_bounds();
+        let (striker_reach_m, striker_speed_m_per_s) = self.striker.swing_bounds();
+        self.reach_m = object_reach_m + striker_reach_m;
+        self.top_speed_m_per_s = object_speed_m_per_s + striker_speed_m_per_s;
     }
 
     /// Whether the hammer may touch the object within the next `samples` samples of `dt_s`: false

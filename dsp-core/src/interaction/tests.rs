@@ -871,12 +871,10 @@ fn the_kept_restitution_gives_each_e_its_own_mu() {
     }
 }
 
-/// A hammer gone for good never touches again and keeps its velocity: struck slowly and softly
-/// on a light object and a striker both left ringing hard by an earlier strike (their surfaces
-/// swing far enough to catch a receding striker), it is followed 20 ms past the first sample
-/// it counts as gone (it fails with the surfaces' reach left out).
-#[test]
-fn a_hammer_gone_for_good_never_touches_again() {
+/// The slow strikes both tests below follow: the `k`-th (0…39) of a hammer struck slowly and
+/// softly on a light object and a striker both left ringing hard by an earlier strike (their
+/// surfaces swing far enough to catch a receding striker); the contact they share.
+fn slow_strike_on_ringing_surfaces(k: u32) -> (Box<ModalBank>, Hammer, ContactSetup) {
     let law = HuntCrossley {
         stiffness: 1e7,
         mu_s_per_m: 0.0,
@@ -887,18 +885,27 @@ fn a_hammer_gone_for_good_never_touches_again() {
         ..ContactSetup::hunt_crossley(law, Method::Am1)
     };
     let (object_modes, striker_modes) = ringing_pair(180.0, 2.0, 900.0, 1.0);
+    let mut object = ModalBank::new(0.01);
+    object.set_modes(&object_modes, FS);
+    let mut hammer = Hammer::new(0.02, setup);
+    hammer.set_striker_modes(&striker_modes, 0.02, FS);
+    // A hard strike leaves both ringing; the slow one is the one followed.
+    hammer.strike(&object, 3.0, 0.0, 0.05);
+    for _ in 0..(50 + 37 * k) {
+        hammer.process_sample(&setup, &mut object, 1.0 / FS);
+    }
+    hammer.strike(&object, 0.01 + 0.004 * f64::from(k), 0.0, 0.02);
+    (object, hammer, setup)
+}
+
+/// A hammer gone for good never touches again and keeps its velocity: each slow strike
+/// ([`slow_strike_on_ringing_surfaces`]) is followed 20 ms past the first sample it counts as
+/// gone (it fails with the surfaces' reach left out).
+#[test]
+fn a_hammer_gone_for_good_never_touches_again() {
     let mut gone = 0;
     for k in 0..40 {
-        let mut object = ModalBank::new(0.01);
-        object.set_modes(&object_modes, FS);
-        let mut hammer = Hammer::new(0.02, setup);
-        hammer.set_striker_modes(&striker_modes, 0.02, FS);
-        // A hard strike leaves both ringing; the slow one is the one followed.
-        hammer.strike(&object, 3.0, 0.0, 0.05);
-        for _ in 0..(50 + 37 * k) {
-            hammer.process_sample(&setup, &mut object, 1.0 / FS);
-        }
-        hammer.strike(&object, 0.01 + 0.004 * f64::from(k), 0.0, 0.02);
+        let (mut object, mut hammer, setup) = slow_strike_on_ringing_surfaces(k);
         let mut since: Option<(usize, f64, u32)> = None;
         for n in 0..4800 {
             hammer.process_sample(&setup, &mut object, 1.0 / FS);
@@ -923,35 +930,17 @@ fn a_hammer_gone_for_good_never_touches_again() {
     assert!(gone >= 20, "{gone} of 40 strikes went for good");
 }
 
-/// A hammer that may not touch within a span does not: struck slowly on a light object and a
-/// striker both left ringing hard (as in the test above), every sample out of contact claims
+/// A hammer that may not touch within a span does not: after each slow strike
+/// ([`slow_strike_on_ringing_surfaces`]), every sample out of contact claims
 /// spans of 1 to 480 samples, and no contact begins inside a span claimed free. Some strikes
 /// touch again after a claim was refused (the claims are near the edge); it fails with the
 /// surfaces' top speed left out.
 #[test]
 fn a_hammer_that_may_not_touch_within_a_span_does_not() {
-    let law = HuntCrossley {
-        stiffness: 1e7,
-        mu_s_per_m: 0.0,
-        alpha: 1.5,
-    };
-    let setup = ContactSetup {
-        restitution: Some(0.3),
-        ..ContactSetup::hunt_crossley(law, Method::Am1)
-    };
-    let (object_modes, striker_modes) = ringing_pair(180.0, 2.0, 900.0, 1.0);
     let dt_s = 1.0 / FS;
     let (mut claims, mut refused_then_touched) = (0, 0);
     for k in 0..40 {
-        let mut object = ModalBank::new(0.01);
-        object.set_modes(&object_modes, FS);
-        let mut hammer = Hammer::new(0.02, setup);
-        hammer.set_striker_modes(&striker_modes, 0.02, FS);
-        hammer.strike(&object, 3.0, 0.0, 0.05);
-        for _ in 0..(50 + 37 * k) {
-            hammer.process_sample(&setup, &mut object, dt_s);
-        }
-        hammer.strike(&object, 0.01 + 0.004 * f64::from(k), 0.0, 0.02);
+        let (mut object, mut hammer, setup) = slow_strike_on_ringing_surfaces(k);
         // The last sample a claim says is free of onsets, and whether a claim was refused.
         let (mut free_until, mut refused) = (None::<usize>, false);
         for n in 0..4800 {

@@ -135,17 +135,11 @@ impl FragmentModes {
         0.5 * self.mass_kg * sum
     }
 
-    /// The farthest the strike point can swing while the modes ring freely, m:
-    /// Σ |φᵢ|·√(qᵢ² + q̇ᵢ²/ω₀ᵢ²), each mode's energy never growing (as
-    /// [`super::ModalBank::max_excursion_m`]).
+    /// The farthest the strike point can swing while the modes ring freely, m (see
+    /// [`super::swing_bounds`]).
     pub fn max_excursion_m(&self) -> f64 {
-        (0..self.num_modes)
-            .map(|i| {
-                let amplitude_sq =
-                    self.q[i] * self.q[i] + self.p[i] * self.p[i] / self.omega0_sq[i];
-                self.strike[i].abs() * amplitude_sq.sqrt()
-            })
-            .sum()
+        let (q, p) = (&self.q, &self.p);
+        super::swing_bounds(&self.strike, q, p, &self.omega0_sq, self.num_modes).0
     }
 
     /// Σ(|ψᵢ| + |sideᵢ|) of the pickup gains: either channel's pressure per unit of modal

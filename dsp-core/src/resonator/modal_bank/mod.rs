@@ -1032,33 +1032,23 @@ impl ModalBank {
         0.5 * self.setup.mass_kg * sum.iter().sum::<f64>()
     }
 
-    /// Bound in metres on how far the strike point can ever move while the modes ring freely:
-    /// each mode's energy Eᵢ = ½M(q̇ᵢ² + ω₀ᵢ²qᵢ²) never grows (dEᵢ/dt = −2σᵢM·q̇ᵢ² ≤ 0), so
-    /// |qᵢ| stays within √(qᵢ² + q̇ᵢ²/ω₀ᵢ²) and |Σ φᵢqᵢ| ≤ Σ |φᵢ|·√(qᵢ² + q̇ᵢ²/ω₀ᵢ²) — never
-    /// more than the Cauchy–Schwarz bound √(2E/M · Σ φᵢ²/ω₀ᵢ²) on the total energy, and much
-    /// less when the energy sits in stiff modes.
+    /// Bound in metres on how far the strike point can ever move while the modes ring freely
+    /// (see [`swing_bounds`]).
     pub fn max_excursion_m(&self) -> f64 {
-        let setup = &self.setup;
-        (0..setup.num_modes)
-            .map(|i| {
-                let amplitude_sq =
-                    self.q[i] * self.q[i] + self.p[i] * self.p[i] / setup.omega0_sq[i];
-                setup.strike[i].abs() * amplitude_sq.sqrt()
-            })
-            .sum()
+        self.swing_bounds().0
     }
 
-    /// Bound in m/s on how fast the strike point can ever move while the modes ring freely:
-    /// |q̇ᵢ| stays within √(q̇ᵢ² + ω₀ᵢ²qᵢ²) (each mode's energy never grows, as in
-    /// [`ModalBank::max_excursion_m`]), so |Σ φᵢq̇ᵢ| ≤ Σ |φᵢ|·√(q̇ᵢ² + ω₀ᵢ²qᵢ²).
-    pub fn max_surface_speed_m_per_s(&self) -> f64 {
+    /// Bounds on how far (m) and how fast (m/s) the strike point can ever move while the modes
+    /// ring freely (see [`swing_bounds`]).
+    pub fn swing_bounds(&self) -> (f64, f64) {
         let setup = &self.setup;
-        (0..setup.num_modes)
-            .map(|i| {
-                let speed_sq = self.p[i] * self.p[i] + setup.omega0_sq[i] * self.q[i] * self.q[i];
-                setup.strike[i].abs() * speed_sq.sqrt()
-            })
-            .sum()
+        swing_bounds(
+            &setup.strike,
+            &self.q,
+            &self.p,
+            &setup.omega0_sq,
+            setup.num_modes,
+        )
     }
 
     /// The fastest decay rate σ (1/s) among the modes heard with at least `min_heard` of
@@ -1155,6 +1145,24 @@ impl ModalBank {
             .chain(&self.p[..self.setup.num_modes])
             .all(|x| x.is_finite())
     }
+}
+
+/// How far (m) and how fast (m/s) the strike point can ever move while the first `n` modes ring
+/// freely: each mode's energy Eᵢ = ½M(q̇ᵢ² + ω₀ᵢ²qᵢ²) never grows (dEᵢ/dt = −2σᵢM·q̇ᵢ² ≤ 0),
+/// so |qᵢ| stays within √(2Eᵢ/M)/ω₀ᵢ and |q̇ᵢ| within √(2Eᵢ/M), and the strike point's
+/// displacement Σφᵢqᵢ and velocity Σφᵢq̇ᵢ within Σ|φᵢ| times those. The reach is never more than
+/// Cauchy–Schwarz's bound √(2E/M · Σφᵢ²/ω₀ᵢ²) on the total energy, and much less when the energy
+/// sits in stiff modes.
+fn swing_bounds(strike: &[f64], q: &[f64], p: &[f64], omega0_sq: &[f64], n: usize) -> (f64, f64) {
+    let (mut reach_m, mut speed_m_per_s) = (0.0, 0.0);
+    for i in 0..n {
+        // 2Eᵢ/M.
+        let energy = p[i] * p[i] + omega0_sq[i] * q[i] * q[i];
+        let shape = strike[i].abs();
+        reach_m += shape * (energy / omega0_sq[i]).sqrt();
+        speed_m_per_s += shape * energy.sqrt();
+    }
+    (reach_m, speed_m_per_s)
 }
 
 #[cfg(test)]

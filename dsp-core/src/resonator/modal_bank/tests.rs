@@ -594,7 +594,7 @@ fn a_free_bank_never_swings_beyond_its_reach() {
         reach_m <= cauchy_schwarz_m,
         "{reach_m} > {cauchy_schwarz_m}"
     );
-    let top_speed_m_per_s = bank.max_surface_speed_m_per_s();
+    let top_speed_m_per_s = bank.swing_bounds().1;
     let (mut farthest_m, mut fastest_m_per_s) = (0.0f64, 0.0f64);
     for _ in 0..FS as usize {
         bank.ring();
