@@ -471,9 +471,9 @@ impl Hammer {
     /// Whether the hammer may touch the object within the next `samples` samples of `dt_s`: false
     /// only if it cannot (retired, or out of contact with no pull towards the object, and out
     /// of reach for the span). Its compression x = y + w_s − w_o rises at most along
-    /// x₀ + (v + V)·t, V both surfaces' top speed,
-    /// and never past the reach's line y₀ + reach + v·t; the smaller of the two lines peaks at
-    /// the span's ends or where they cross, and must stay below zero by a round-off margin.
+    /// x₀ + (v + V)·t, V both surfaces' top speed ([`ModalBank::swing_bounds`]), and never past
+    /// the reach's line y₀ + reach + v·t; the smaller of the two lines peaks at the span's ends
+    /// or where they cross, and must stay below zero by a round-off margin.
     pub fn may_touch_within(&self, bank: &ModalBank, samples: usize, dt_s: f64) -> bool {
         if self.retired {
             return false;
