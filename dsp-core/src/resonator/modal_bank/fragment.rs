@@ -135,8 +135,8 @@ impl FragmentModes {
         0.5 * self.mass_kg * sum
     }
 
-    /// The farthest the strike point can swing while the modes ring freely, m (see
-    /// [`super::swing_bounds`]).
+    /// The farthest the strike point can swing while the modes ring freely, m (as
+    /// [`super::ModalBank::swing_bounds`] bounds it).
     pub fn max_excursion_m(&self) -> f64 {
         let (q, p) = (&self.q, &self.p);
         super::swing_bounds(&self.strike, q, p, &self.omega0_sq, self.num_modes).0

@@ -1033,13 +1033,17 @@ impl ModalBank {
     }
 
     /// Bound in metres on how far the strike point can ever move while the modes ring freely
-    /// (see [`swing_bounds`]).
+    /// (see [`ModalBank::swing_bounds`]).
     pub fn max_excursion_m(&self) -> f64 {
         self.swing_bounds().0
     }
 
-    /// Bounds on how far (m) and how fast (m/s) the strike point can ever move while the modes
-    /// ring freely (see [`swing_bounds`]).
+    /// How far (m) and how fast (m/s) the strike point can ever move while the modes ring
+    /// freely: each mode's energy Eᵢ = ½M(q̇ᵢ² + ω₀ᵢ²qᵢ²) never grows
+    /// (dEᵢ/dt = −2σᵢM·q̇ᵢ² ≤ 0), so |qᵢ| stays within √(2Eᵢ/M)/ω₀ᵢ and |q̇ᵢ| within √(2Eᵢ/M),
+    /// and the strike point's displacement Σφᵢqᵢ and velocity Σφᵢq̇ᵢ within Σ|φᵢ| times those.
+    /// The reach is never more than Cauchy–Schwarz's bound √(2E/M · Σφᵢ²/ω₀ᵢ²) on the total
+    /// energy, and much less when the energy sits in stiff modes.
     pub fn swing_bounds(&self) -> (f64, f64) {
         let setup = &self.setup;
         swing_bounds(
@@ -1147,12 +1151,7 @@ impl ModalBank {
     }
 }
 
-/// How far (m) and how fast (m/s) the strike point can ever move while the first `n` modes ring
-/// freely: each mode's energy Eᵢ = ½M(q̇ᵢ² + ω₀ᵢ²qᵢ²) never grows (dEᵢ/dt = −2σᵢM·q̇ᵢ² ≤ 0),
-/// so |qᵢ| stays within √(2Eᵢ/M)/ω₀ᵢ and |q̇ᵢ| within √(2Eᵢ/M), and the strike point's
-/// displacement Σφᵢqᵢ and velocity Σφᵢq̇ᵢ within Σ|φᵢ| times those. The reach is never more than
-/// Cauchy–Schwarz's bound √(2E/M · Σφᵢ²/ω₀ᵢ²) on the total energy, and much less when the energy
-/// sits in stiff modes.
+/// [`ModalBank::swing_bounds`] over the first `n` modes of these lanes (a fragment's too).
 fn swing_bounds(strike: &[f64], q: &[f64], p: &[f64], omega0_sq: &[f64], n: usize) -> (f64, f64) {
     let (mut reach_m, mut speed_m_per_s) = (0.0, 0.0);
     for i in 0..n {
