@@ -136,7 +136,12 @@ pub struct Hammer {
     /// How far (m) the two surfaces can swing towards each other while nothing touches them, from
     /// both bodies' energy at the end of the last contact (it only decays until the next one).
     reach_m: f64,
-    /// The fastest both surfaces can move with the energy they hold, m/s (taken with `reach_m`).
+    /// Tighter bounds, taken with `reach_m`: how far (m) and how fast (m/s) the surfaces can
+    /// swing, mode by mode ([`ModalBank::swing_bounds`]). Only the questions whose answer cannot
+    /// change what the voice plays use them ([`Hammer::is_gone_for_good`],
+    /// [`Hammer::may_touch_within`]); the voice's own retirement keeps `reach_m`, which sets
+    /// when a drop's next micro-impact may strike.
+    swing_m: f64,
     top_speed_m_per_s: f64,
     contact: Option<Contact>,
     retired: bool,
@@ -188,6 +193,7 @@ impl Hammer {
             surface: Surface::default(),
             free_prediction: None,
             reach_m: 0.0,
+            swing_m: 0.0,
             top_speed_m_per_s: 0.0,
             contact: None,
             retired: true,
@@ -315,12 +321,18 @@ impl Hammer {
         &self.trace
     }
 
-    /// The object's modes changed under a contact under way (a retune, a faster decay at
-    /// note-off): the force-free prediction made with the old transitions is dropped (the next
-    /// step makes it afresh), and the contact's energy balance starts again from the state now.
+    /// The object's modes changed (a retune, a faster decay at note-off): under a contact under
+    /// way, the force-free prediction made with the old transitions is dropped (the next step
+    /// makes it afresh) and the contact's energy balance starts again from the state now; out of
+    /// contact, the surfaces' reach and top speed are taken again (tuning down raises a mode's
+    /// amplitude √(q² + q̇²/ω₀²) with its state kept).
     pub fn object_changed(&mut self, bank: &ModalBank) {
         self.free_prediction = None;
-        self.rebase_energy(bank);
+        if self.contact.is_some() {
+            self.rebase_energy(bank);
+        } else {
+            self.take_reach(bank);
+        }
     }
 
     /// The contact's energy balance, which the energy guard holds each step to, starts again
@@ -455,16 +467,18 @@ impl Hammer {
     /// never gain. With no pull at all (a drop's trial) its velocity is then final.
     /// [`Hammer::process_sample`] retires a hammer only [`RETIRE_GAP_M`] further out.
     pub fn is_gone_for_good(&self) -> bool {
-        let gone = self.contact.is_none() && self.recedes_beyond(REACH_ROUND_OFF * self.reach_m);
+        let gone = self.contact.is_none()
+            && self.recedes_beyond(self.swing_m, REACH_ROUND_OFF * self.swing_m);
         self.retired || gone
     }
 
-    /// Take both surfaces' reach and top speed from the energy they hold now (free modes never
-    /// gain energy, so both stay bounds until the next contact).
+    /// Take both surfaces' reach, swing and top speed from the energy they hold now (free modes
+    /// never gain energy, so all stay bounds until the next contact).
     fn take_reach(&mut self, bank: &ModalBank) {
-        let (object_reach_m, object_speed_m_per_s) = bank.swing_bounds();
-        let (striker_reach_m, striker_speed_m_per_s) = self.striker.swing_bounds();
-        self.reach_m = object_reach_m + striker_reach_m;
+        self.reach_m = bank.max_excursion_m() + self.striker.max_excursion_m();
+        let (object_swing_m, object_speed_m_per_s) = bank.swing_bounds();
+        let (striker_swing_m, striker_speed_m_per_s) = self.striker.swing_bounds();
+        self.swing_m = object_swing_m + striker_swing_m;
         self.top_speed_m_per_s = object_speed_m_per_s + striker_speed_m_per_s;
     }
 
@@ -486,25 +500,26 @@ impl Hammer {
         let (y, v) = (self.position_m, self.velocity_m_per_s);
         let speed = self.top_speed_m_per_s;
         let span_s = samples as f64 * dt_s;
-        let lower_line = |t: f64| (x + (v + speed) * t).min(y + self.reach_m + v * t);
+        let lower_line = |t: f64| (x + (v + speed) * t).min(y + self.swing_m + v * t);
         let crossing_s = if speed > 0.0 {
-            ((y + self.reach_m - x) / speed).clamp(0.0, span_s)
+            ((y + self.swing_m - x) / speed).clamp(0.0, span_s)
         } else {
             span_s
         };
         let highest = lower_line(0.0)
             .max(lower_line(crossing_s))
             .max(lower_line(span_s));
-        let margin = 1e-9 * (y.abs() + self.reach_m + v.abs() * span_s);
-        highest >= -margin
+        let margin = 1e-9 * (y.abs() + self.swing_m + v.abs() * span_s);
+        // (A state gone non-finite may touch.)
+        !(highest < -margin)
     }
 
     /// Whether the hammer flies away from the object (no pull towards it) more than `gap_m`
-    /// beyond the farthest both surfaces can swing with the energy they hold (`reach_m`,
-    /// as of the last strike or contact's end: free modes never gain energy).
-    fn recedes_beyond(&self, gap_m: f64) -> bool {
+    /// beyond `reach_m`, a bound on how far both surfaces can swing with the energy they hold
+    /// (as of the last strike or contact's end: free modes never gain energy).
+    fn recedes_beyond(&self, reach_m: f64, gap_m: f64) -> bool {
         let pull = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
-        self.velocity_m_per_s <= 0.0 && pull <= 0.0 && self.position_m + self.reach_m < -gap_m
+        self.velocity_m_per_s <= 0.0 && pull <= 0.0 && self.position_m + reach_m < -gap_m
     }
 
     /// Whether a contact is under way.
@@ -641,7 +656,7 @@ impl Hammer {
                 // Out of reach for this whole sample: the surface never gets past −reach.
                 self.position_m = y_end;
                 self.velocity_m_per_s += g * dt_s;
-                if self.recedes_beyond(RETIRE_GAP_M) {
+                if self.recedes_beyond(self.reach_m, RETIRE_GAP_M) {
                     // Receding, out of reach and never coming back.
                     self.retire();
                 }

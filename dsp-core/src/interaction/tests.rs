@@ -973,3 +973,40 @@ fn a_hammer_that_may_not_touch_within_a_span_does_not() {
         "{refused_then_touched} strikes touched after a refusal"
     );
 }
+
+/// A hammer in flight over an object retuned down still finds it: a retune to a fifth of the
+/// frequencies keeps each mode's state, so its amplitude √(q² + q̇²/ω₀²) grows up to fivefold,
+/// past the reach the hammer took at its contact's end. After each slow strike
+/// ([`slow_strike_on_ringing_surfaces`]) has parted, the object is retuned (as
+/// `Bodies::retune_holding` does, the hammer told); no sample may end with the surfaces
+/// pressed into each other while the hammer counts itself out of contact, and a few touch
+/// again. It fails with the reach not taken again.
+#[test]
+fn a_hammer_in_flight_over_an_object_retuned_down_still_finds_it() {
+    let dt_s = 1.0 / FS;
+    let mut touched_after = 0;
+    for k in 0..40 {
+        let (mut object, mut hammer, setup) = slow_strike_on_ringing_surfaces(k);
+        let mut apart = 0;
+        while apart < 20 + k {
+            hammer.process_sample(&setup, &mut object, dt_s);
+            apart = if hammer.in_contact() { 0 } else { apart + 1 };
+        }
+        object.retune(0.2, FS, 0.05, false);
+        hammer.object_changed(&object);
+        let onsets = hammer.stats().onsets;
+        for n in 0..4800 {
+            hammer.process_sample(&setup, &mut object, dt_s);
+            let (x, _) = hammer.relative(&object);
+            assert!(
+                hammer.in_contact() || hammer.is_retired() || x <= 1e-12,
+                "strike {k}: pressed {x} m in at sample {n}, out of contact"
+            );
+        }
+        touched_after += usize::from(hammer.stats().onsets > onsets);
+    }
+    assert!(
+        touched_after >= 3,
+        "{touched_after} of 40 touched again after the retune"
+    );
+}

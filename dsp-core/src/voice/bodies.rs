@@ -75,12 +75,10 @@ impl Bodies {
         self.bank.hold_static_force(-held_n);
         self.bank.retune(ratio, 1.0 / dt_s, CHOKE_T60_S, in_contact);
         self.bank.hold_static_force(held_n);
-        if in_contact {
-            // The contact goes on with the new transitions, and its energy balance starts again
-            // from here, or the energy guard would take the retune's change of the object's
-            // energy for the step's own.
-            self.hammer.object_changed(&self.bank);
-        }
+        // A contact goes on with the new transitions, and its energy balance starts again from
+        // here, or the energy guard would take the retune's change of the object's energy for
+        // the step's own; a hammer in flight takes the reach it must stay beyond again.
+        self.hammer.object_changed(&self.bank);
         // The runaway limit takes in what a retune can put in: tuning up with the displacements
         // kept raises each mode's energy ½·M·ω₀²·q² by up to the ratio squared; tuning down raises
         // a held force's swing by up to its inverse; the held force's equilibrium moves by

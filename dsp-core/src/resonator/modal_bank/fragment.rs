@@ -135,11 +135,13 @@ impl FragmentModes {
         0.5 * self.mass_kg * sum
     }
 
-    /// The farthest the strike point can swing while the modes ring freely, m (as
-    /// [`super::ModalBank::swing_bounds`] bounds it).
+    /// The farthest the strike point can swing with the energy held, m: by Cauchy–Schwarz,
+    /// |Σφᵢqᵢ| ≤ √(2E/M · Σφᵢ²/ω₀ᵢ²) (as [`super::ModalBank::max_excursion_m`]).
     pub fn max_excursion_m(&self) -> f64 {
-        let (q, p) = (&self.q, &self.p);
-        super::swing_bounds(&self.strike, q, p, &self.omega0_sq, self.num_modes).0
+        let compliance: f64 = (0..self.num_modes)
+            .map(|i| self.strike[i] * self.strike[i] / self.omega0_sq[i])
+            .sum();
+        (2.0 * self.energy_j() / self.mass_kg * compliance).sqrt()
     }
 
     /// Σ(|ψᵢ| + |sideᵢ|) of the pickup gains: either channel's pressure per unit of modal

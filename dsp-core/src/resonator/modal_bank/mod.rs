@@ -1032,10 +1032,13 @@ impl ModalBank {
         0.5 * self.setup.mass_kg * sum.iter().sum::<f64>()
     }
 
-    /// Bound in metres on how far the strike point can ever move while the modes ring freely
-    /// (see [`ModalBank::swing_bounds`]).
+    /// Bound in metres on how far the strike point can ever move with the present energy E and no
+    /// force: |Σ φᵢqᵢ| ≤ √(2E/M · Σ φᵢ²/ω₀ᵢ²) by Cauchy–Schwarz, since Mω₀ᵢ²qᵢ²/2 ≤ Eᵢ.
     pub fn max_excursion_m(&self) -> f64 {
-        self.swing_bounds().0
+        let compliance: f64 = (0..self.setup.num_modes)
+            .map(|i| self.setup.strike[i] * self.setup.strike[i] / self.setup.omega0_sq[i])
+            .sum();
+        (2.0 * self.energy_j() / self.setup.mass_kg * compliance).sqrt()
     }
 
     /// How far (m) and how fast (m/s) the strike point can ever move while the modes ring
@@ -1046,13 +1049,15 @@ impl ModalBank {
     /// energy, and much less when the energy sits in stiff modes.
     pub fn swing_bounds(&self) -> (f64, f64) {
         let setup = &self.setup;
-        swing_bounds(
-            &setup.strike,
-            &self.q,
-            &self.p,
-            &setup.omega0_sq,
-            setup.num_modes,
-        )
+        let (mut swing_m, mut speed_m_per_s) = (0.0, 0.0);
+        for i in 0..setup.num_modes {
+            // 2Eᵢ/M.
+            let energy = self.p[i] * self.p[i] + setup.omega0_sq[i] * self.q[i] * self.q[i];
+            let shape = setup.strike[i].abs();
+            swing_m += shape * (energy / setup.omega0_sq[i]).sqrt();
+            speed_m_per_s += shape * energy.sqrt();
+        }
+        (swing_m, speed_m_per_s)
     }
 
     /// The fastest decay rate σ (1/s) among the modes heard with at least `min_heard` of
@@ -1149,19 +1154,6 @@ impl ModalBank {
             .chain(&self.p[..self.setup.num_modes])
             .all(|x| x.is_finite())
     }
-}
-
-/// [`ModalBank::swing_bounds`] over the first `n` modes of these lanes (a fragment's too).
-fn swing_bounds(strike: &[f64], q: &[f64], p: &[f64], omega0_sq: &[f64], n: usize) -> (f64, f64) {
-    let (mut reach_m, mut speed_m_per_s) = (0.0, 0.0);
-    for i in 0..n {
-        // 2Eᵢ/M.
-        let energy = p[i] * p[i] + omega0_sq[i] * q[i] * q[i];
-        let shape = strike[i].abs();
-        reach_m += shape * (energy / omega0_sq[i]).sqrt();
-        speed_m_per_s += shape * energy.sqrt();
-    }
-    (reach_m, speed_m_per_s)
 }
 
 #[cfg(test)]

@@ -536,7 +536,8 @@ impl DropPlay {
             before = Some((mass_kg, delivered));
             trial.mass_kg =
                 next_kg.clamp(estimate_kg / MAX_CORRECTION, estimate_kg * MAX_CORRECTION);
-            // Held at a bound of the correction, the next trial would repeat this one.
+            // Held at a bound of the correction, the next trial would repeat this one (and,
+            // with at most four trials, so would every one after it).
             if trial.mass_kg == mass_kg {
                 break;
             }
@@ -585,7 +586,7 @@ impl DropPlay {
             // Nor does one that cannot touch again in the samples the voice would still follow
             // it apart (asked every [`APART_CHECK`] samples apart: the question costs about
             // what a sample of flight does).
-            if apart % APART_CHECK != 0 || trial.stats().onsets == 0 {
+            if apart == 0 || apart % APART_CHECK != 0 || trial.stats().onsets == 0 {
                 continue;
             }
             let left = (self.apart_samples + 1)
