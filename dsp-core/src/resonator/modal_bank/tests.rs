@@ -554,10 +554,11 @@ fn a_non_finite_state_is_not_flushed_away() {
     assert!(!bank.is_finite());
 }
 
-/// The strike point's reach and top speed bound every later displacement and velocity of a
-/// freely ringing bank, the reach being Cauchy–Schwarz's bound at most: eight modes (two past critical damping) struck one after
-/// another at their own samples (so their phases differ), then rung for a second. The bound is
-/// also reached: one undamped mode's reach is its amplitude, within 10⁻³.
+/// The strike point's reach and top speed ([`ModalBank::swing_bounds`]) bound every later
+/// displacement and velocity of a freely ringing bank, the reach being Cauchy–Schwarz's bound
+/// ([`ModalBank::max_excursion_m`]) at most: eight modes (two past critical damping) struck one
+/// after another at their own samples (so their phases differ), then rung for a second. The
+/// bound is also reached: one undamped mode's reach is its amplitude, within 10⁻³.
 #[test]
 fn a_free_bank_never_swings_beyond_its_reach() {
     let modes: Vec<Mode> = (0..8)
