@@ -7,6 +7,7 @@
 //! reference; an old one's never moves by accident); `URTO_GOLDEN_DUMP=DIR` also writes each
 //! render's raw f32 samples there, for a bit-exact comparison of two builds on one machine.
 
+use rayon::prelude::*;
 use rustfft::num_complex::Complex;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -181,6 +182,27 @@ fn dump(dir: &str, name: &str, channels: &[Vec<f32>; 2]) {
     std::fs::write(PathBuf::from(dir).join(format!("{name}.f32")), bytes).expect("dump");
 }
 
+/// A render against its stored fingerprint: `Ok(Null)` when it matches, `Ok(fingerprint)` to
+/// bless a render that has none, `Err` naming what differs.
+fn check(stored: Option<&Value>, bless: bool, channels: &[Vec<f32>; 2]) -> Result<Value, String> {
+    match stored {
+        None if bless => Ok(fingerprint(channels)),
+        None => Err("no stored fingerprint (bless it)".to_string()),
+        Some(stored) => {
+            let problems = compare(stored, channels);
+            if problems.is_empty() {
+                Ok(Value::Null)
+            } else {
+                Err(format!(
+                    "{} differences, first: {}",
+                    problems.len(),
+                    problems[..problems.len().min(3)].join("; ")
+                ))
+            }
+        }
+    }
+}
+
 #[test]
 fn every_factory_preset_sounds_as_its_fingerprint() {
     let bless = std::env::var_os("URTO_GOLDEN_BLESS").is_some();
@@ -191,30 +213,28 @@ fn every_factory_preset_sounds_as_its_fingerprint() {
         Err(e) => panic!("no stored fingerprints ({e}): run with URTO_GOLDEN_BLESS=1"),
     };
     let mut fresh = stored.clone();
-    let mut failures = Vec::new();
-    for preset in factory() {
-        for velocity in VELOCITIES {
+    // The renders run on every core (rayon); collected in order.
+    let outcomes: Vec<(String, Result<Value, String>)> = factory()
+        .par_iter()
+        .flat_map_iter(|preset| VELOCITIES.map(|velocity| (preset, velocity)))
+        .map(|(preset, velocity)| {
             let key = format!("{} @ {velocity}", preset.name);
-            let channels = render(&preset, velocity);
+            let channels = render(preset, velocity);
             if let Some(dir) = &dump_dir {
                 dump(dir, &key.replace(['/', ' '], "_"), &channels);
             }
-            match stored.get(&key) {
-                None if bless => {
-                    fresh.insert(key, fingerprint(&channels));
-                }
-                None => failures.push(format!("{key}: no stored fingerprint (bless it)")),
-                Some(stored) => {
-                    let problems = compare(stored, &channels);
-                    if !problems.is_empty() {
-                        failures.push(format!(
-                            "{key}: {} differences, first: {}",
-                            problems.len(),
-                            problems[..problems.len().min(3)].join("; ")
-                        ));
-                    }
-                }
+            let outcome = check(stored.get(&key), bless, &channels);
+            (key, outcome)
+        })
+        .collect();
+    let mut failures = Vec::new();
+    for (key, outcome) in outcomes {
+        match outcome {
+            Ok(Value::Null) => {}
+            Ok(blessed) => {
+                fresh.insert(key, blessed);
             }
+            Err(problem) => failures.push(format!("{key}: {problem}")),
         }
     }
     if bless {
