@@ -4,8 +4,11 @@
 //! that must prepare its patch itself; a pitch bend that retunes every voice of a full chord.
 
 mod common;
+#[path = "common/prepared_engine.rs"]
+mod prepared_engine;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use prepared_engine::prepared_engine;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 use urto_dsp::voice::{Change, Engine, NoteTarget, Patch, Prepared, MAX_VOICES};
@@ -16,11 +19,8 @@ const BURST_BLOCK: usize = 64;
 
 /// An engine with every voice in use and `patch` prepared.
 fn engine(patch: &Patch) -> Engine {
-    let mut engine = Engine::new(FS);
+    let mut engine = prepared_engine(patch, FS);
     engine.set_polyphony(MAX_VOICES);
-    let mut prepared = Prepared::new(FS);
-    prepared.prepare(patch);
-    engine.install(prepared);
     engine
 }
 

@@ -3,9 +3,12 @@
 mod common;
 #[path = "common/dropped_die.rs"]
 mod dropped_die;
+#[path = "common/prepared_engine.rs"]
+mod prepared_engine;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use dropped_die::dropped_die;
+use prepared_engine::prepared_engine;
 use std::hint::black_box;
 use urto_dsp::resonator::{object_modes, Mode, ObjectKind, MAX_MODES};
 use urto_dsp::voice::{Engine, Expression, NoteId, Patch, MAX_VOICES};
@@ -85,7 +88,7 @@ fn drops_at_once(c: &mut Criterion) {
     for bodies in DROPS {
         group.throughput(Throughput::Elements((bodies * second) as u64));
         group.bench_function(format!("{bodies}_bodies"), |b| {
-            let mut engine = Engine::new(FS);
+            let mut engine = prepared_engine(&patch, FS);
             engine.set_polyphony(MAX_VOICES);
             b.iter(|| {
                 engine.reset();

@@ -6,10 +6,13 @@
 mod common;
 #[path = "common/dropped_die.rs"]
 mod dropped_die;
+#[path = "common/prepared_engine.rs"]
+mod prepared_engine;
 
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use dropped_die::dropped_die;
+use prepared_engine::prepared_engine;
 use std::hint::black_box;
 use urto_dsp::body::{StrikerKind, StrikerSpec};
 use urto_dsp::contact::HuntCrossley;
@@ -76,7 +79,7 @@ fn voice(c: &mut Criterion) {
         ("contact_two_body", two_body),
     ] {
         group.bench_function(name, |b| {
-            let mut engine = Engine::new(FS);
+            let mut engine = prepared_engine(&patch, FS);
             b.iter(|| {
                 engine.reset();
                 engine.note_on(&patch, 48, 0.5);
@@ -142,7 +145,7 @@ fn voice(c: &mut Criterion) {
     let mut bounce_out = vec![0.0f32; second];
     group.throughput(Throughput::Elements(second as u64));
     group.bench_function("bounce", |b| {
-        let mut engine = Engine::new(FS);
+        let mut engine = prepared_engine(&bouncing, FS);
         b.iter(|| {
             engine.reset();
             engine.note_on(&bouncing, 48, 0.0);
@@ -153,7 +156,7 @@ fn voice(c: &mut Criterion) {
     // The dropped die, the whole second in which it lands, rattles and rests per iteration.
     let dropping = dropped_die();
     group.bench_function("drop", |b| {
-        let mut engine = Engine::new(FS);
+        let mut engine = prepared_engine(&dropping, FS);
         b.iter(|| {
             engine.reset();
             engine.note_on(&dropping, 48, 0.0);
@@ -209,7 +212,7 @@ fn tail(c: &mut Criterion) {
     let mut out = vec![0.0f32; BLOCK];
     group.throughput(Throughput::Elements(tail_samples as u64));
     group.bench_function("decaying_30s", |b| {
-        let mut engine = Engine::new(FS);
+        let mut engine = prepared_engine(&decaying, FS);
         b.iter(|| {
             engine.reset();
             engine.note_on(&decaying, 24, 1.0);
@@ -233,7 +236,7 @@ fn engine(c: &mut Criterion) {
     patch.object.t60_s = 3.0;
     let mut out = vec![0.0f32; 4800];
     group.bench_function("one_second", |b| {
-        let mut engine = Engine::new(FS);
+        let mut engine = prepared_engine(&patch, FS);
         engine.set_polyphony(MAX_VOICES);
         b.iter(|| {
             for block in 0..10 {
