@@ -182,16 +182,20 @@ fn dump(dir: &str, name: &str, channels: &[Vec<f32>; 2]) {
     std::fs::write(PathBuf::from(dir).join(format!("{name}.f32")), bytes).expect("dump");
 }
 
-/// A render against its stored fingerprint: `Ok(Null)` when it matches, `Ok(fingerprint)` to
-/// bless a render that has none, `Err` naming what differs.
-fn check(stored: Option<&Value>, bless: bool, channels: &[Vec<f32>; 2]) -> Result<Value, String> {
+/// A render against its stored fingerprint: `Ok(None)` when it matches, `Ok(Some(fingerprint))`
+/// to bless a render that has none, `Err` naming what differs.
+fn check(
+    stored: Option<&Value>,
+    bless: bool,
+    channels: &[Vec<f32>; 2],
+) -> Result<Option<Value>, String> {
     match stored {
-        None if bless => Ok(fingerprint(channels)),
+        None if bless => Ok(Some(fingerprint(channels))),
         None => Err("no stored fingerprint (bless it)".to_string()),
         Some(stored) => {
             let problems = compare(stored, channels);
             if problems.is_empty() {
-                Ok(Value::Null)
+                Ok(None)
             } else {
                 Err(format!(
                     "{} differences, first: {}",
@@ -214,7 +218,7 @@ fn every_factory_preset_sounds_as_its_fingerprint() {
     };
     let mut fresh = stored.clone();
     // The renders run on every core (rayon); collected in order.
-    let outcomes: Vec<(String, Result<Value, String>)> = factory()
+    let outcomes: Vec<(String, Result<Option<Value>, String>)> = factory()
         .par_iter()
         .flat_map_iter(|preset| VELOCITIES.map(|velocity| (preset, velocity)))
         .map(|(preset, velocity)| {
@@ -230,8 +234,8 @@ fn every_factory_preset_sounds_as_its_fingerprint() {
     let mut failures = Vec::new();
     for (key, outcome) in outcomes {
         match outcome {
-            Ok(Value::Null) => {}
-            Ok(blessed) => {
+            Ok(None) => {}
+            Ok(Some(blessed)) => {
                 fresh.insert(key, blessed);
             }
             Err(problem) => failures.push(format!("{key}: {problem}")),
