@@ -19,9 +19,6 @@ pub(super) enum Friction {
     Impending(DVec2),
 }
 
-/// Fixed-point iterations of the impending-slip directions per solve.
-const DIRECTION_ITERATIONS: usize = 50;
-
 impl Plus {
     /// Algorithm 1: the impulse π of the current interval, its step length α (the caller
     /// applies α π), and whether the round ends with it.
@@ -60,7 +57,7 @@ impl Plus {
         // Each pass that finds a violation removes a constraint or a contact's friction, so
         // 3K + 1 passes suffice; the last one's leftovers are projected (see below).
         for pass in 0..=3 * contacts {
-            pi = self.solve_active_set();
+            pi = self.solve_active_set(settings.velocity_tolerance_m_per_s);
             let scale = pi.iter().fold(0.0f64, |m, p| m.max(p.abs())) + f64::MIN_POSITIVE;
             let mut worst = (1e-12 * scale, None);
             for k in 0..contacts {
@@ -141,35 +138,12 @@ impl Plus {
         }
     }
 
-    /// Table 1's impulse for the current active set. Impending-slip directions depend on π
-    /// (2.9, second case): they are iterated to a fixed point, each iterate a linear solve, so
-    /// the friction lies exactly on its cone whether or not the direction has settled.
-    fn solve_active_set(&mut self) -> [f64; MAX_ROWS] {
-        let mut pi = self.solve_linear();
-        for _ in 0..DIRECTION_ITERATIONS {
-            let mut change = 0.0f64;
-            for k in 0..self.contacts {
-                if let Friction::Impending(s) = self.friction[k] {
-                    if let Some(opposed) = self.end_velocity(k, &pi).try_normalize() {
-                        change = change.max((opposed - s).length());
-                        self.friction[k] = Friction::Impending(opposed);
-                    }
-                }
-            }
-            if change <= 1e-12 {
-                break;
-            }
-            pi = self.solve_linear();
-        }
-        pi
-    }
-
     /// π = c + T y: Table 1's rows that fix an impulse (expansion, sliding and impending
     /// friction, observers, released normals) are eliminated exactly; the velocity rows (a
     /// compressing normal driven to rest, a rolling contact's tangential velocity driven to
     /// zero) form a square system in the free impulses, solved in the least-squares sense with
     /// the smallest ‖π − c‖ (the minimum-norm load sharing of §3a) by the pseudoinverse.
-    fn solve_linear(&mut self) -> [f64; MAX_ROWS] {
+    pub(super) fn solve_linear(&mut self) -> [f64; MAX_ROWS] {
         let mut fixed = [0.0; MAX_ROWS];
         // Column j of T: its contact and its entries in that contact's rows (x, y, z).
         let mut column_contact = [0usize; MAX_ROWS];
@@ -254,7 +228,7 @@ impl Plus {
     }
 
     /// The tangential velocity at the end of the interval, v_xy + A_xy π, of contact k.
-    fn end_velocity(&self, k: usize, pi: &[f64; MAX_ROWS]) -> DVec2 {
+    pub(super) fn end_velocity(&self, k: usize, pi: &[f64; MAX_ROWS]) -> DVec2 {
         let rows = 3 * self.contacts;
         let dot = |i: usize| {
             self.a.a[i]

@@ -7,6 +7,7 @@
 //! to roll (2.13). Algorithm 2 chains the rounds with Poisson restitution and the
 //! velocity-dependent coefficient of Figure 2.
 
+mod directions;
 pub mod examples;
 mod interval;
 mod linalg;

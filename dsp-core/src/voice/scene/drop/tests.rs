@@ -284,9 +284,12 @@ fn a_brick_on_stone_is_never_cut() {
     );
 }
 
-/// A spoon at rest on tiles loses its own vibration into them: its energy is 25 dB below the
-/// most it had in the 50 ms before it settled 0.5 s after rest, and 45 dB below 1 s after
-/// (seeds 1–10). Its material alone takes a few dB in that time; it rang on for seconds.
+/// A spoon at rest on tiles loses its own vibration into them: over seeds 1–20, the median of
+/// its energy 0.5 s after rest is 25 dB below the most it had in the 50 ms before it settled,
+/// 45 dB below 1 s after, and no seed's is less than 12 dB below 1 s after. Its material alone
+/// takes a few dB in that time; it rang on for seconds. (How it lies decides how fast it
+/// drains: over seeds 1–60 the fall after 1 s spreads from 19 to 80 dB, a sixth of the seeds
+/// under 45 dB, so the bound is on the median.)
 #[test]
 fn a_spoon_at_rest_on_tiles_falls_quiet() {
     let patch = on_floor(
@@ -296,21 +299,30 @@ fn a_spoon_at_rest_on_tiles_falls_quiet() {
         "ceramic",
         0.3,
     );
-    for seed in 1..=10 {
-        let drop = settle(&patch, seed);
-        let rest = drop.rest_at.expect("the spoon comes to rest") / BLOCK;
-        let before = drop.body_energy_j[rest.saturating_sub(10)..=rest]
-            .iter()
-            .copied()
-            .fold(0.0, f64::max);
-        for (after_s, below_db) in [(0.5, 25.0), (1.0, 45.0)] {
-            let block = rest + (after_s * 48_000.0) as usize / BLOCK;
-            let after = drop.body_energy_j.get(block).copied().unwrap_or(0.0);
-            let db = 10.0 * (after / before).log10();
-            assert!(
-                db <= -below_db,
-                "seed {seed}: {db:.1} dB {after_s} s after rest"
-            );
-        }
+    let falls: Vec<[f64; 2]> = (1..=20)
+        .map(|seed| {
+            let drop = settle(&patch, seed);
+            let rest = drop.rest_at.expect("the spoon comes to rest") / BLOCK;
+            let before = drop.body_energy_j[rest.saturating_sub(10)..=rest]
+                .iter()
+                .copied()
+                .fold(0.0, f64::max);
+            [0.5, 1.0].map(|after_s| {
+                let block = rest + (after_s * 48_000.0) as usize / BLOCK;
+                let after = drop.body_energy_j.get(block).copied().unwrap_or(0.0);
+                10.0 * (after / before).log10()
+            })
+        })
+        .collect();
+    for (i, (after_s, below_db)) in [(0.5, 25.0), (1.0, 45.0)].into_iter().enumerate() {
+        let mut db: Vec<f64> = falls.iter().map(|f| f[i]).collect();
+        db.sort_by(f64::total_cmp);
+        let median = 0.5 * (db[9] + db[10]);
+        assert!(
+            median <= -below_db,
+            "median {median:.1} dB {after_s} s after rest: {db:.1?}"
+        );
     }
+    let worst = falls.iter().map(|f| f[1]).fold(f64::NEG_INFINITY, f64::max);
+    assert!(worst <= -12.0, "a seed falls only {worst:.1} dB in 1 s");
 }
