@@ -77,7 +77,8 @@ impl Plus {
     }
 
     /// Newton's method on the impending directions' angles θ: r(θ) = arg(end velocity) − θ
-    /// driven to zero, each step halved while it brings no improvement. Stops when settled, when
+    /// driven to zero, each step J⁻¹r by [`min_norm_solve`] (a contact that comes to stick makes
+    /// J singular) and halved while it brings no improvement. Stops when settled, when
     /// no step improves, or when the next would exceed [`DIRECTION_SOLVES`]; returns the best π
     /// found, its directions in place.
     fn newton_directions(
@@ -113,8 +114,7 @@ impl Plus {
         best.pi
     }
 
-    /// ∂r/∂θ at `at` by forward differences of [`JACOBIAN_STEP_RAD`] (one solve a column),
-    /// solved by [`min_norm_solve`]: a contact that sticks makes it singular.
+    /// ∂r/∂θ at `at` by forward differences of [`JACOBIAN_STEP_RAD`], one solve a column.
     fn jacobian(&mut self, at: &Iterate, unknowns: &[usize], tolerance_m_per_s: f64) -> Matrix {
         let m = unknowns.len();
         let mut jacobian = Matrix::zeros(m);
