@@ -3,7 +3,7 @@
 use glam::DVec2;
 
 use super::interval::Friction;
-use super::linalg::{min_norm_solve, Matrix, MAX_ROWS};
+use super::linalg::{min_norm_solve, MAX_ROWS};
 use super::{Plus, MAX_CONTACTS};
 
 /// Linear solves one active set's directions may take after its first: the bound on the work.
@@ -65,8 +65,7 @@ impl Plus {
         let mut change = 0.0f64;
         for k in 0..self.contacts {
             if let Friction::Impending(s) = self.friction[k] {
-                let end = self.end_velocity(k, pi);
-                if end.length() > tolerance_m_per_s {
+                if let Some(end) = self.slipping_end_velocity(k, pi, tolerance_m_per_s) {
                     let opposed = end.normalize();
                     change = change.max((opposed - s).length());
                     self.friction[k] = Friction::Impending(opposed);
@@ -98,13 +97,13 @@ impl Plus {
         let mut best = self.iterate(pi, unknowns, tolerance_m_per_s);
         let mut solves = FIXED_POINT_ITERATIONS;
         while best.worst_rad > SETTLED_RAD && solves + m < DIRECTION_SOLVES {
-            let jacobian = self.jacobian(&best, unknowns, tolerance_m_per_s);
+            self.jacobian(&best, unknowns, tolerance_m_per_s);
             solves += m;
             let mut rhs = [0.0; MAX_ROWS];
             for i in 0..m {
                 rhs[i] = -best.residual_rad[i];
             }
-            let step = min_norm_solve(&jacobian, &rhs, &mut self.solve);
+            let step = min_norm_solve(&self.system, &rhs, &mut self.solve);
             match self.line_search(&best, &step, unknowns, tolerance_m_per_s, &mut solves) {
                 Some(better) => best = better,
                 None => break,
@@ -114,20 +113,27 @@ impl Plus {
         best.pi
     }
 
-    /// ∂r/∂θ at `at` by forward differences of [`JACOBIAN_STEP_RAD`], one solve a column.
-    fn jacobian(&mut self, at: &Iterate, unknowns: &[usize], tolerance_m_per_s: f64) -> Matrix {
+    /// ∂r/∂θ at `at` by forward differences of [`JACOBIAN_STEP_RAD`], one solve a column, left
+    /// in the solver's system matrix (its first m rows and columns, as `solve_linear` leaves
+    /// its own: no zeroing of the whole matrix a step).
+    fn jacobian(&mut self, at: &Iterate, unknowns: &[usize], tolerance_m_per_s: f64) {
         let m = unknowns.len();
-        let mut jacobian = Matrix::zeros(m);
-        for j in 0..m {
+        let mut columns = [[0.0; MAX_CONTACTS]; MAX_CONTACTS];
+        for (j, column) in columns.iter_mut().enumerate().take(m) {
             let mut angle_rad = at.angle_rad;
             angle_rad[j] += JACOBIAN_STEP_RAD;
             let probe = self.iterate_at(&angle_rad, unknowns, tolerance_m_per_s);
             for i in 0..m {
-                let slope = wrap_rad(probe.residual_rad[i] - at.residual_rad[i]);
-                jacobian.a[i][j] = slope / JACOBIAN_STEP_RAD;
+                column[i] =
+                    wrap_rad(probe.residual_rad[i] - at.residual_rad[i]) / JACOBIAN_STEP_RAD;
             }
         }
-        jacobian
+        self.system.n = m;
+        for i in 0..m {
+            for j in 0..m {
+                self.system.a[i][j] = columns[j][i];
+            }
+        }
     }
 
     /// The Newton `step` from `from`, halved up to [`BACKTRACKS`] times until its worst
@@ -184,13 +190,24 @@ impl Plus {
                 continue;
             };
             it.angle_rad[i] = s.to_angle();
-            let end = self.end_velocity(k, &pi);
-            if end.length() > tolerance_m_per_s {
+            if let Some(end) = self.slipping_end_velocity(k, &pi, tolerance_m_per_s) {
                 it.residual_rad[i] = wrap_rad(end.to_angle() - it.angle_rad[i]);
                 it.worst_rad = it.worst_rad.max(it.residual_rad[i].abs());
             }
         }
         it
+    }
+
+    /// Contact k's end velocity under `pi`, unless it vanishes (within `tolerance_m_per_s`): the
+    /// contact then sticks, and (2.9) leaves its direction undefined.
+    fn slipping_end_velocity(
+        &self,
+        k: usize,
+        pi: &[f64; MAX_ROWS],
+        tolerance_m_per_s: f64,
+    ) -> Option<DVec2> {
+        let end = self.end_velocity(k, pi);
+        (end.length() > tolerance_m_per_s).then_some(end)
     }
 
     /// Point the unknown contacts' impending directions at `angle_rad`.
