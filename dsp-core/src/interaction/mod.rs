@@ -3,7 +3,9 @@
 //! samples and an energy guard.
 
 use crate::integrate::Method;
-use crate::resonator::{BankSetup, ModalBank, Mode, Pickup, Pushed, Slot, Surface};
+use crate::resonator::{
+    ring_heard, BankSetup, ModalBank, Mode, Pickup, Pushed, Slot, Surface, RING_BLOCK,
+};
 
 mod discrete_gradient;
 mod guard;
@@ -40,8 +42,6 @@ const RETIRE_GAP_M: f64 = 0.01;
 /// [`Hammer::is_gone_for_good`] keeps this share of the surfaces' reach beyond it, for its
 /// round-off.
 const REACH_ROUND_OFF: f64 = 1e-6;
-/// Samples of a ringing striker's pickups [`Hammer::ring_block`] holds at a time.
-const STRIKER_BLOCK: usize = 64;
 
 /// The approach speed (m/s) at which the contacts of a body laid on the object
 /// ([`Hammer::place`]: a ball set rolling, a dropped body sliding or settling) take the damping
@@ -594,43 +594,38 @@ impl Hammer {
         }
     }
 
-    /// One force-free sample of both bodies' vibration: what the pickups hear.
+    /// One force-free sample of both bodies' vibration: what the pickups hear (the same bits
+    /// as [`Hammer::ring_block`]).
     #[inline]
     fn ring(&mut self, bank: &mut ModalBank) -> Pickup {
-        let object = bank.ring();
         if self.striker.num_modes() == 0 {
-            return object;
+            return bank.ring();
         }
-        let striker = self.striker.ring();
-        self.mix(object, striker)
+        let ([mut mid], [mut side]) = ([0.0], [0.0]);
+        ring_heard::<1>(
+            &mut [(bank, 1.0), (&mut self.striker, self.striker_level)],
+            std::slice::from_mut(&mut mid),
+            std::slice::from_mut(&mut side),
+        );
+        Pickup {
+            mid_pa: mid,
+            side_pa: side,
+        }
     }
 
-    /// A retired hammer's samples for `mid.len()` samples: both bodies ring freely, each as a
-    /// block ([`ModalBank::ring_block`]), mixed as [`Hammer::process_sample`] mixes them (the
-    /// same bits).
+    /// A retired hammer's samples for `mid.len()` samples: both bodies ring freely in one pass
+    /// ([`ring_heard`]), the striker heard at its level.
     pub fn ring_block(&mut self, bank: &mut ModalBank, mid: &mut [f64], side: &mut [f64]) {
         debug_assert!(self.retired);
         self.samples_since_strike += mid.len() as u64;
-        bank.ring_block(mid, side);
         if self.striker.num_modes() == 0 {
-            return;
+            return bank.ring_block(mid, side);
         }
-        let [mut striker_mid, mut striker_side] = [[0.0; STRIKER_BLOCK]; 2];
-        for (mid, side) in mid
-            .chunks_mut(STRIKER_BLOCK)
-            .zip(side.chunks_mut(STRIKER_BLOCK))
-        {
-            let n = mid.len();
-            let (s_mid, s_side) = (&mut striker_mid[..n], &mut striker_side[..n]);
-            self.striker.ring_block(s_mid, s_side);
-            // As `mix`: the object's, plus the striker's at its level.
-            for (m, s_m) in mid.iter_mut().zip(s_mid.iter()) {
-                *m += self.striker_level * s_m;
-            }
-            for (s, s_s) in side.iter_mut().zip(s_side.iter()) {
-                *s += self.striker_level * s_s;
-            }
-        }
+        ring_heard::<RING_BLOCK>(
+            &mut [(bank, 1.0), (&mut self.striker, self.striker_level)],
+            mid,
+            side,
+        );
     }
 
     /// Advance hammer and object by one sample of `dt_s` and return what the pickups hear.

@@ -4,7 +4,7 @@ mod modal_bank;
 mod objects;
 
 pub use modal_bank::{
-    BankSetup, FragmentModes, MeanMobility, ModalBank, Mode, Pickup, PointShapes, Pushed, Slot,
-    Surface, FRAGMENT_MODES, MAX_MODES,
+    ring_heard, BankSetup, FragmentModes, MeanMobility, ModalBank, Mode, Pickup, PointShapes,
+    Pushed, Slot, Surface, FRAGMENT_MODES, MAX_MODES, RING_BLOCK,
 };
 pub use objects::{object_modes, Marker, ObjectKind, ObjectSpec, StrikeLine, BAR_WIDTH_PER_LENGTH};

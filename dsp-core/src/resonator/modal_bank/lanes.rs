@@ -177,15 +177,15 @@ pub(super) fn ring_lanes(
     }
 }
 
-/// Samples [`ring_block_lanes`] takes at a time: its lane accumulators (2 × 8 doubles a sample,
-/// 8 KiB) stay in L1.
-pub(super) const RING_BLOCK: usize = 64;
+/// One sample's sums of what the pickups hear, lane by lane, before the lanes are added up:
+/// mid, then side.
+pub(super) type LaneSums = [[f64; LANES]; 2];
 
-/// [`ring_lanes`] for `mid.len()` (at most [`RING_BLOCK`]) samples, writing what the pickups hear
-/// each sample into `mid` and `side_out`: one lane group at a time through every sample, its
-/// coefficients and state held in registers, each sample's sums built lane by lane in the same
-/// order as [`ring_lanes`] builds them (the same bits). Compiled for AVX2 + FMA as well as the
-/// baseline and chosen once at run time.
+/// [`ring_lanes`] for `sums.len()` samples, adding what the pickups
+/// hear each sample, at `gain`, into that sample's `sums`: one lane group at a time through every
+/// sample, its coefficients and state held in registers, each sample's sums built lane by lane
+/// in the same order as [`ring_lanes`] builds them (the same bits at a gain of 1). Compiled for
+/// AVX2 + FMA as well as the baseline and chosen once at run time.
 #[multiversion::multiversion(targets("x86_64+avx2+fma"))]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn ring_block_lanes(
@@ -195,36 +195,29 @@ pub(super) fn ring_block_lanes(
     q: &mut [f64; MAX_MODES],
     p: &mut [f64; MAX_MODES],
     n: usize,
-    mid: &mut [f64],
-    side_out: &mut [f64],
+    gain: f64,
+    sums: &mut [LaneSums],
 ) {
     let groups = n.min(MAX_MODES) / LANES;
-    let len = mid.len().min(side_out.len()).min(RING_BLOCK);
     let (a00, a01) = (lane_groups(&t.a00, groups), lane_groups(&t.a01, groups));
     let (a10, a11) = (lane_groups(&t.a10, groups), lane_groups(&t.a11, groups));
     let (pickup, side) = (lane_groups(pickup, groups), lane_groups(side, groups));
     let (q, p) = (lane_groups_mut(q, groups), lane_groups_mut(p, groups));
-    let mut mid_sum = [[0.0; LANES]; RING_BLOCK];
-    let mut side_sum = [[0.0; LANES]; RING_BLOCK];
     for j in 0..groups {
         let (c00, c01, c10, c11) = (a00[j], a01[j], a10[j], a11[j]);
-        let (g, s) = (pickup[j], side[j]);
+        let (g, s) = (pickup[j].map(|w| w * gain), side[j].map(|w| w * gain));
         let (mut qj, mut pj) = (q[j], p[j]);
-        for k in 0..len {
+        for [mid_sum, side_sum] in sums.iter_mut() {
             for lane in 0..LANES {
                 let (qi, pi) = (qj[lane], pj[lane]);
                 qj[lane] = c00[lane] * qi + c01[lane] * pi;
                 let p_next = c10[lane] * qi + c11[lane] * pi;
                 pj[lane] = p_next;
-                mid_sum[k][lane] += g[lane] * p_next;
-                side_sum[k][lane] += s[lane] * p_next;
+                mid_sum[lane] += g[lane] * p_next;
+                side_sum[lane] += s[lane] * p_next;
             }
         }
         (q[j], p[j]) = (qj, pj);
-    }
-    for k in 0..len {
-        mid[k] = mid_sum[k].iter().sum();
-        side_out[k] = side_sum[k].iter().sum();
     }
 }
 

@@ -13,6 +13,9 @@ pub const NEGLIGIBLE_STATE: f64 = 1e-120;
 /// [`NEGLIGIBLE_STATE`] to 1e-240 at worst, whose products with the smallest coefficients a step
 /// uses (a shape above [`NODE_SHAPE`] times a step's gain, above 1e-30) are still normal numbers.
 const FLUSH_DECADES: f64 = 120.0;
+/// Samples [`ring_heard`] sums at a time in a block: its lane sums (2 × 8 doubles a sample,
+/// 8 KiB) stay in L1.
+pub const RING_BLOCK: usize = 64;
 /// Most steps between two flushes: a flush costs about one step's pass over the lanes.
 const MAX_FLUSH_STEPS: u32 = 64;
 /// A mode-shape value this small is a node: exactly zero. A point on a node of a mode computes as
@@ -30,7 +33,7 @@ mod fragment;
 mod lanes;
 use lanes::{
     advance_lanes, dot, flush_lanes, padded, push_tangent_lanes, ring_block_lanes, ring_lanes,
-    shape_inputs_lanes, snap_node, ModeStep, RING_BLOCK,
+    shape_inputs_lanes, snap_node, LaneSums, ModeStep,
 };
 
 /// One mode of a struck object as the user describes it.
@@ -955,32 +958,10 @@ impl ModalBank {
     }
 
     /// [`ModalBank::ring`] for `mid.len()` samples, writing what the pickups hear after each
-    /// into `mid` and `side` (the same bits as a call a sample): each lane group goes through the
-    /// block with its coefficients and state in registers, so a mode costs its arithmetic and
-    /// little else, and the flushes fall on the same steps.
+    /// into `mid` and `side` (the same bits as a call a sample): [`ring_heard`] of this bank
+    /// alone.
     pub fn ring_block(&mut self, mid: &mut [f64], side: &mut [f64]) {
-        let len = mid.len().min(side.len());
-        let mut start = 0;
-        while start < len {
-            let steps = (len - start)
-                .min(RING_BLOCK)
-                .min(self.steps_to_flush as usize);
-            ring_block_lanes(
-                &self.setup.full,
-                &self.setup.pickup,
-                &self.setup.side,
-                &mut self.q,
-                &mut self.p,
-                padded(self.setup.num_modes),
-                &mut mid[start..start + steps],
-                &mut side[start..start + steps],
-            );
-            // All but the last of the steps taken, then the last counted as `ring` counts it
-            // (`steps` is at most `steps_to_flush`: a flush falls on the block's last step).
-            self.steps_to_flush -= steps as u32 - 1;
-            self.count_step();
-            start += steps;
-        }
+        ring_heard::<RING_BLOCK>(&mut [(self, 1.0)], mid, side);
     }
 
     /// Count a step taken, and flush the negligible modes every
@@ -1153,6 +1134,55 @@ impl ModalBank {
             .iter()
             .chain(&self.p[..self.setup.num_modes])
             .all(|x| x.is_finite())
+    }
+}
+
+/// Ring `banks` freely for `mid.len()` samples, each heard at its gain, writing the sum of what
+/// their pickups hear after each sample into `mid` and `side`: every bank's lane groups add
+/// into one set of lane sums a sample (bank by bank, in the order given), added up once, so two
+/// bodies ringing together (an object and its striker) cost what their modes cost in one bank.
+/// `ROWS` samples at a time: a caller ringing a sample at a time asks
+/// for 1 and sums nothing more. Each bank's flushes fall on the same steps as a sample at a time
+/// ([`ModalBank::count_step`]).
+pub fn ring_heard<const ROWS: usize>(
+    banks: &mut [(&mut ModalBank, f64)],
+    mid: &mut [f64],
+    side: &mut [f64],
+) {
+    let len = mid.len().min(side.len());
+    let mut sums: [LaneSums; ROWS] = [[[0.0; LANES]; 2]; ROWS];
+    let mut start = 0;
+    while start < len {
+        let rows = banks
+            .iter()
+            .fold((len - start).min(ROWS), |rows, (bank, _)| {
+                rows.min(bank.steps_to_flush as usize)
+            });
+        let sums = &mut sums[..rows];
+        if start > 0 {
+            sums.fill([[0.0; LANES]; 2]);
+        }
+        for (bank, gain) in banks.iter_mut() {
+            ring_block_lanes(
+                &bank.setup.full,
+                &bank.setup.pickup,
+                &bank.setup.side,
+                &mut bank.q,
+                &mut bank.p,
+                padded(bank.setup.num_modes),
+                *gain,
+                sums,
+            );
+            // All but the last of the rows taken, then the last counted as `ring` counts it
+            // (`rows` is at most `steps_to_flush`: a flush falls on the block's last step).
+            bank.steps_to_flush -= rows as u32 - 1;
+            bank.count_step();
+        }
+        for (k, [mid_sum, side_sum]) in sums.iter().enumerate() {
+            mid[start + k] = mid_sum.iter().sum();
+            side[start + k] = side_sum.iter().sum();
+        }
+        start += rows;
     }
 }
 
