@@ -369,6 +369,27 @@ impl DropPlay {
         energy_j
     }
 
+    /// Samples from now in which [`DropPlay::before_sample`] would do nothing and the retired
+    /// hammer would only ring: none while a contact may start or end, the step's end or the
+    /// body's lying down is due; else up to the step's end or the next impact due.
+    fn quiet_samples(&self, hammer: &Hammer) -> usize {
+        let macro_step_due = self.into_step == 0 && !self.finished;
+        let lies_down = self.scene.at_rest && self.queued == 0 && !hammer.is_at_rest();
+        if !hammer.is_retired()
+            || self.lasting.is_some()
+            || macro_step_due
+            || self.into_step >= self.step_samples
+            || (lies_down && !self.lifted && !self.lying)
+        {
+            return 0;
+        }
+        let step_end = self.step_samples - self.into_step;
+        match self.queued {
+            0 => step_end,
+            _ => step_end.min(self.queue[0].at_sample.saturating_sub(self.into_step)),
+        }
+    }
+
     /// Advance the scene by one step and schedule what it reports.
     fn macro_step(&mut self, hammer: &mut Hammer, bank: &mut ModalBank, dt_s: f64) -> f64 {
         let step_s = self.step_samples as f64 * dt_s;
@@ -760,12 +781,25 @@ impl Scene for DropPlay {
             bodies.hammer.ring_block(&mut bodies.bank, mid, side);
             return;
         }
-        for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
+        let mut start = 0;
+        while start < mid.len() {
+            let quiet = self.quiet_samples(&bodies.hammer).min(mid.len() - start);
+            if quiet > 0 {
+                // Nothing happens but ringing until the next step or impact: a block, the same
+                // bits as a sample at a time.
+                let end = start + quiet;
+                let (m, s) = (&mut mid[start..end], &mut side[start..end]);
+                bodies.hammer.ring_block(&mut bodies.bank, m, s);
+                self.into_step += quiet;
+                start = end;
+                continue;
+            }
             bodies.input_energy_j += self.before_sample(&mut bodies.hammer, &mut bodies.bank, dt_s);
             let pickup = bodies
                 .hammer
                 .process_sample(&self.setup, &mut bodies.bank, dt_s);
-            (*m, *s) = (pickup.mid_pa, pickup.side_pa);
+            (mid[start], side[start]) = (pickup.mid_pa, pickup.side_pa);
+            start += 1;
         }
     }
 
