@@ -3,9 +3,7 @@
 //! samples and an energy guard.
 
 use crate::integrate::Method;
-use crate::resonator::{
-    ring_heard, BankSetup, ModalBank, Mode, Pickup, Pushed, Slot, Surface, RING_BLOCK,
-};
+use crate::resonator::{ring_heard, BankSetup, ModalBank, Mode, Pickup, Pushed, Slot, Surface};
 
 mod discrete_gradient;
 mod guard;
@@ -602,7 +600,7 @@ impl Hammer {
             return bank.ring();
         }
         let ([mut mid], [mut side]) = ([0.0], [0.0]);
-        ring_heard::<1>(
+        ring_heard(
             &mut [(bank, 1.0), (&mut self.striker, self.striker_level)],
             std::slice::from_mut(&mut mid),
             std::slice::from_mut(&mut side),
@@ -621,7 +619,7 @@ impl Hammer {
         if self.striker.num_modes() == 0 {
             return bank.ring_block(mid, side);
         }
-        ring_heard::<RING_BLOCK>(
+        ring_heard(
             &mut [(bank, 1.0), (&mut self.striker, self.striker_level)],
             mid,
             side,

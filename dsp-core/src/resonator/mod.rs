@@ -5,6 +5,6 @@ mod objects;
 
 pub use modal_bank::{
     ring_heard, BankSetup, FragmentModes, MeanMobility, ModalBank, Mode, Pickup, PointShapes,
-    Pushed, Slot, Surface, FRAGMENT_MODES, MAX_MODES, RING_BLOCK,
+    Pushed, Slot, Surface, FRAGMENT_MODES, MAX_MODES,
 };
 pub use objects::{object_modes, Marker, ObjectKind, ObjectSpec, StrikeLine, BAR_WIDTH_PER_LENGTH};

@@ -13,9 +13,9 @@ pub const NEGLIGIBLE_STATE: f64 = 1e-120;
 /// [`NEGLIGIBLE_STATE`] to 1e-240 at worst, whose products with the smallest coefficients a step
 /// uses (a shape above [`NODE_SHAPE`] times a step's gain, above 1e-30) are still normal numbers.
 const FLUSH_DECADES: f64 = 120.0;
-/// Samples [`ring_heard`] sums at a time in a block: its lane sums (2 × 8 doubles a sample,
-/// 8 KiB) stay in L1.
-pub const RING_BLOCK: usize = 64;
+/// Samples [`ring_heard`] sums at a time in a long block: its lane sums (2 × 8 doubles a
+/// sample, 8 KiB) stay in L1.
+const RING_BLOCK: usize = 64;
 /// Most steps between two flushes: a flush costs about one step's pass over the lanes.
 const MAX_FLUSH_STEPS: u32 = 64;
 /// A mode-shape value this small is a node: exactly zero. A point on a node of a mode computes as
@@ -961,7 +961,7 @@ impl ModalBank {
     /// into `mid` and `side` (the same bits as a call a sample): [`ring_heard`] of this bank
     /// alone.
     pub fn ring_block(&mut self, mid: &mut [f64], side: &mut [f64]) {
-        ring_heard::<RING_BLOCK>(&mut [(self, 1.0)], mid, side);
+        ring_heard(&mut [(self, 1.0)], mid, side);
     }
 
     /// Count a step taken, and flush the negligible modes every
@@ -1141,10 +1141,19 @@ impl ModalBank {
 /// their pickups hear after each sample into `mid` and `side`: every bank's lane groups add
 /// into one set of lane sums a sample (bank by bank, in the order given), added up once, so two
 /// bodies ringing together (an object and its striker) cost what their modes cost in one bank.
-/// `ROWS` samples at a time: a caller ringing a sample at a time asks
-/// for 1 and sums nothing more. Each bank's flushes fall on the same steps as a sample at a time
-/// ([`ModalBank::count_step`]).
-pub fn ring_heard<const ROWS: usize>(
+/// Each bank's flushes fall on the same steps as a sample at a time ([`ModalBank::count_step`]).
+pub fn ring_heard(banks: &mut [(&mut ModalBank, f64)], mid: &mut [f64], side: &mut [f64]) {
+    // The sums are zeroed for as many samples as a call takes at a time: a short call (a
+    // sample, a drop's quiet stretch within its 12-sample macro step) does not clear 8 KiB.
+    match mid.len().min(side.len()) {
+        0..=1 => ring_rows::<1>(banks, mid, side),
+        2..=16 => ring_rows::<16>(banks, mid, side),
+        _ => ring_rows::<RING_BLOCK>(banks, mid, side),
+    }
+}
+
+/// [`ring_heard`], `ROWS` samples at a time.
+fn ring_rows<const ROWS: usize>(
     banks: &mut [(&mut ModalBank, f64)],
     mid: &mut [f64],
     side: &mut [f64],

@@ -575,7 +575,7 @@ fn two_banks_rung_together_sound_as_each_alone_at_its_gain() {
     for len in [1, 63, 64, 65, 200, 7, 300, 300].into_iter().cycle() {
         let end = (start + len).min(1000);
         let banks = &mut [(&mut *object, 1.0), (&mut *striker, 0.6)];
-        ring_heard::<RING_BLOCK>(banks, &mut mid[start..end], &mut side[start..end]);
+        ring_heard(banks, &mut mid[start..end], &mut side[start..end]);
         start = end;
         if start == 1000 {
             break;
