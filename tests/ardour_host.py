@@ -59,7 +59,9 @@ ONSET_TOLERANCE_S = 0.001
 # read or write in an export: a race within Ardour, not a write out of bounds. Once (stop 37's
 # CI) ardour7-lua died of a segmentation fault creating the plain session, where every other run
 # of that script passed (55 in a row here, 30 of them beside two busy loops). A crash by either
-# signal is run again and said in the log; three in a row fail the test.
+# signal is run again and said in the log; three in a row fail the test. In stop 48's CI it
+# crashed there again and the second attempt failed on the half-created session ("Session
+# already exists"): creating the session removes its folder before each attempt.
 HOST_CRASH_RETRIES = 2
 HOST_CRASH_SIGNALS = (-signal.SIGABRT, -signal.SIGSEGV)
 PITCH_TOLERANCE = 0.02
@@ -77,14 +79,18 @@ def env():
     )
 
 
-def run(args, what, extra_env=None, marker=None):
-    """Run an Ardour tool; fail with its output if it fails or does not print `marker`."""
+def run(args, what, extra_env=None, marker=None, fresh_dir=None):
+    """Run an Ardour tool; fail with its output if it fails or does not print `marker`.
+    `fresh_dir`, if given, is removed before each attempt (what a crashed run left of a session
+    it was creating would make the next attempt fail with "Session already exists")."""
     if shutil.which(args[0]) is None:
         raise RuntimeError(
             f"{args[0]} not found: this test needs Ardour 7 (Debian 12's `ardour` package, which "
             "`cargo xtask test` installs with apt-get)"
         )
     for attempt in range(1 + HOST_CRASH_RETRIES):
+        if fresh_dir is not None and os.path.exists(fresh_dir):
+            shutil.rmtree(fresh_dir)
         started = time.monotonic()
         result = subprocess.run(
             args,
@@ -178,11 +184,11 @@ say("URTO-OK")
 """
 
 
-def lua(script, what, **fields):
+def lua(script, what, fresh_dir=None, **fields):
     path = os.path.join(WORK, "script.lua")
     with open(path, "w") as f:
         f.write(LUA_PRELUDE + script.format(**fields))
-    return run(["ardour7-lua", path], what, marker="URTO-OK")
+    return run(["ardour7-lua", path], what, marker="URTO-OK", fresh_dir=fresh_dir)
 
 
 def write_region(session_dir):
@@ -282,7 +288,14 @@ def main():
     # interchange/<folder name>/midifiles.
     plain = os.path.join(WORK, "plain", SESSION)
     changed = os.path.join(WORK, "changed", SESSION)
-    lua(LUA_CREATE, "creating the session", dir=plain, name=SESSION, rate=SAMPLE_RATE)
+    lua(
+        LUA_CREATE,
+        "creating the session",
+        fresh_dir=plain,
+        dir=plain,
+        name=SESSION,
+        rate=SAMPLE_RATE,
+    )
     write_region(plain)
     shutil.copytree(plain, changed)
     parameter, value = CHANGED_PARAMETER
