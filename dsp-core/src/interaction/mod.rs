@@ -599,7 +599,7 @@ impl Hammer {
         if self.striker.num_modes() == 0 {
             return bank.ring();
         }
-        let ([mut mid], [mut side]) = ([0.0], [0.0]);
+        let (mut mid, mut side) = (0.0, 0.0);
         ring_heard(
             &mut [(bank, 1.0), (&mut self.striker, self.striker_level)],
             std::slice::from_mut(&mut mid),

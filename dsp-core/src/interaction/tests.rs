@@ -832,7 +832,7 @@ fn a_retired_ringing_hammer_rings_the_same_bits_in_blocks() {
         .collect();
     let (mut mid, mut side) = (vec![0.0; 700], vec![0.0; 700]);
     let mut start = 0;
-    for len in [1, 63, 64, 65, 200, 307] {
+    for len in [1, 7, 16, 17, 63, 64, 65, 200, 267] {
         by_block.ring_block(
             &mut object_b,
             &mut mid[start..start + len],

@@ -3,8 +3,9 @@
 mod modal_bank;
 mod objects;
 
+pub(crate) use modal_bank::ring_heard;
 pub use modal_bank::{
-    ring_heard, BankSetup, FragmentModes, MeanMobility, ModalBank, Mode, Pickup, PointShapes,
-    Pushed, Slot, Surface, FRAGMENT_MODES, MAX_MODES,
+    BankSetup, FragmentModes, MeanMobility, ModalBank, Mode, Pickup, PointShapes, Pushed, Slot,
+    Surface, FRAGMENT_MODES, MAX_MODES,
 };
 pub use objects::{object_modes, Marker, ObjectKind, ObjectSpec, StrikeLine, BAR_WIDTH_PER_LENGTH};

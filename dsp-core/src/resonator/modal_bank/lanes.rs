@@ -181,11 +181,11 @@ pub(super) fn ring_lanes(
 /// mid, then side.
 pub(super) type LaneSums = [[f64; LANES]; 2];
 
-/// [`ring_lanes`] for `sums.len()` samples, adding what the pickups
-/// hear each sample, at `gain`, into that sample's `sums`: one lane group at a time through every
-/// sample, its coefficients and state held in registers, each sample's sums built lane by lane
-/// in the same order as [`ring_lanes`] builds them (the same bits at a gain of 1). Compiled for
-/// AVX2 + FMA as well as the baseline and chosen once at run time.
+/// [`ring_lanes`] for `sums.len()` samples, adding what the pickups hear each sample, at `gain`,
+/// into that sample's `sums`: one lane group at a time through every sample, its coefficients
+/// and state held in registers, each sample's sums built lane by lane in the same order as
+/// [`ring_lanes`] builds them (the same bits at a gain of 1). Compiled for AVX2 + FMA as well as
+/// the baseline and chosen once at run time.
 #[multiversion::multiversion(targets("x86_64+avx2+fma"))]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn ring_block_lanes(

@@ -1137,17 +1137,20 @@ impl ModalBank {
     }
 }
 
-/// Ring `banks` freely for `mid.len()` samples, each heard at its gain, writing the sum of what
-/// their pickups hear after each sample into `mid` and `side`: every bank's lane groups add
+/// Ring `banks` freely for `mid.len()` samples (`side` as long), each heard at its gain, writing
+/// the sum of what their pickups hear after each sample into `mid` and `side`: every bank's lane groups add
 /// into one set of lane sums a sample (bank by bank, in the order given), added up once, so two
 /// bodies ringing together (an object and its striker) cost what their modes cost in one bank.
 /// Each bank's flushes fall on the same steps as a sample at a time ([`ModalBank::count_step`]).
-pub fn ring_heard(banks: &mut [(&mut ModalBank, f64)], mid: &mut [f64], side: &mut [f64]) {
+pub(crate) fn ring_heard(banks: &mut [(&mut ModalBank, f64)], mid: &mut [f64], side: &mut [f64]) {
+    debug_assert_eq!(mid.len(), side.len());
     // The sums are zeroed for as many samples as a call takes at a time: a short call (a
-    // sample, a drop's quiet stretch within its 12-sample macro step) does not clear 8 KiB.
+    // sample, a drop's quiet stretch within its 0.25 ms macro step, 11–48 samples from 44.1 to
+    // 192 kHz) does not clear 8 KiB.
     match mid.len().min(side.len()) {
         0..=1 => ring_rows::<1>(banks, mid, side),
         2..=16 => ring_rows::<16>(banks, mid, side),
+        17..=48 => ring_rows::<48>(banks, mid, side),
         _ => ring_rows::<RING_BLOCK>(banks, mid, side),
     }
 }
@@ -1167,6 +1170,9 @@ fn ring_rows<const ROWS: usize>(
             .fold((len - start).min(ROWS), |rows, (bank, _)| {
                 rows.min(bank.steps_to_flush as usize)
             });
+        // Every bank's count to its next flush is at least 1 (`flush_period`), or this would
+        // never end.
+        debug_assert!(rows > 0);
         let sums = &mut sums[..rows];
         if start > 0 {
             sums.fill([[0.0; LANES]; 2]);

@@ -528,7 +528,7 @@ fn a_block_rung_is_the_same_bits_as_a_sample_at_a_time() {
     let expected: Vec<Pickup> = (0..1000).map(|_| by_sample.ring()).collect();
     let (mut mid, mut side) = (vec![0.0; 1000], vec![0.0; 1000]);
     let mut start = 0;
-    for len in [1, 63, 64, 65, 200, 7, 300, 300].into_iter().cycle() {
+    for len in [1, 63, 64, 65, 200, 7, 30, 300, 300].into_iter().cycle() {
         let end = (start + len).min(1000);
         by_block.ring_block(&mut mid[start..end], &mut side[start..end]);
         start = end;
@@ -550,10 +550,10 @@ fn a_block_rung_is_the_same_bits_as_a_sample_at_a_time() {
 
 #[test]
 fn two_banks_rung_together_sound_as_each_alone_at_its_gain() {
-    // An object of 37 modes and a striker of 5 rung 17 samples before (flushed on other steps), rung in one
-    // pass for 1000 samples in blocks of odd lengths, the striker heard at 0.6: each bank's state
-    // is bit-identical to ringing alone, and what the pickups hear is the object's plus 0.6
-    // times the striker's, each rung alone, to rounding.
+    // An object of 37 modes and a striker of 5 rung 17 samples before (flushed on other
+    // steps), rung in one pass for 1000 samples in blocks of odd lengths, the striker heard at
+    // 0.6: each bank's state is bit-identical to ringing alone, and what the pickups hear is the
+    // object's plus 0.6 times the striker's, each rung alone, to rounding.
     let (mut object, mut striker) = (struck_bank(37, 90.0, 611.0), struck_bank(5, 1500.0, 2300.0));
     for _ in 0..17 {
         striker.ring();
@@ -572,7 +572,7 @@ fn two_banks_rung_together_sound_as_each_alone_at_its_gain() {
         .collect();
     let (mut mid, mut side) = (vec![0.0; 1000], vec![0.0; 1000]);
     let mut start = 0;
-    for len in [1, 63, 64, 65, 200, 7, 300, 300].into_iter().cycle() {
+    for len in [1, 63, 64, 65, 200, 7, 30, 300, 300].into_iter().cycle() {
         let end = (start + len).min(1000);
         let banks = &mut [(&mut *object, 1.0), (&mut *striker, 0.6)];
         ring_heard(banks, &mut mid[start..end], &mut side[start..end]);
@@ -581,14 +581,15 @@ fn two_banks_rung_together_sound_as_each_alone_at_its_gain() {
             break;
         }
     }
-    let scale = expected.iter().map(|e| e.mid_pa.abs()).fold(0.0, f64::max);
+    let scale = |of: fn(&Pickup) -> f64| expected.iter().map(|e| of(e).abs()).fold(0.0, f64::max);
+    let (mid_scale, side_scale) = (scale(|e| e.mid_pa), scale(|e| e.side_pa));
     for (k, e) in expected.iter().enumerate() {
         assert!(
-            (mid[k] - e.mid_pa).abs() <= 1e-14 * scale,
+            (mid[k] - e.mid_pa).abs() <= 1e-14 * mid_scale,
             "mid, sample {k}"
         );
         assert!(
-            (side[k] - e.side_pa).abs() <= 1e-14 * scale,
+            (side[k] - e.side_pa).abs() <= 1e-14 * side_scale,
             "side, sample {k}"
         );
     }

@@ -781,6 +781,7 @@ impl Scene for DropPlay {
             bodies.hammer.ring_block(&mut bodies.bank, mid, side);
             return;
         }
+        debug_assert_eq!(mid.len(), side.len());
         let mut start = 0;
         while start < mid.len() {
             let quiet = self.quiet_samples(&bodies.hammer).min(mid.len() - start);
