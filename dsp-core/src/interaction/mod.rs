@@ -612,13 +612,10 @@ impl Hammer {
     }
 
     /// A retired hammer's samples for `mid.len()` samples: both bodies ring freely in one pass
-    /// ([`ring_heard`]), the striker heard at its level.
+    /// ([`ring_heard`]; a striker without modes adds nothing), the striker heard at its level.
     pub fn ring_block(&mut self, bank: &mut ModalBank, mid: &mut [f64], side: &mut [f64]) {
         debug_assert!(self.retired);
         self.samples_since_strike += mid.len() as u64;
-        if self.striker.num_modes() == 0 {
-            return bank.ring_block(mid, side);
-        }
         ring_heard(
             &mut [(bank, 1.0), (&mut self.striker, self.striker_level)],
             mid,

@@ -1138,9 +1138,10 @@ impl ModalBank {
 }
 
 /// Ring `banks` freely for `mid.len()` samples (`side` as long), each heard at its gain, writing
-/// the sum of what their pickups hear after each sample into `mid` and `side`: every bank's lane groups add
-/// into one set of lane sums a sample (bank by bank, in the order given), added up once, so two
-/// bodies ringing together (an object and its striker) cost what their modes cost in one bank.
+/// the sum of what their pickups hear after each sample into `mid` and `side`: every bank's lane
+/// groups add into one set of lane sums a sample (bank by bank, in the order given), added up
+/// once, so two bodies ringing together (an object and its striker) cost what their modes cost
+/// in one bank.
 /// Each bank's flushes fall on the same steps as a sample at a time ([`ModalBank::count_step`]).
 pub(crate) fn ring_heard(banks: &mut [(&mut ModalBank, f64)], mid: &mut [f64], side: &mut [f64]) {
     debug_assert_eq!(mid.len(), side.len());

@@ -342,8 +342,7 @@ impl DropPlay {
             self.close(hammer);
             hammer.retire();
         }
-        let last_impact_over = self.queued == 0 && hammer.is_retired() && !hammer.is_at_rest();
-        if self.scene.at_rest && last_impact_over && !self.lifted && !self.lying {
+        if self.lying_down_due(hammer) {
             self.lying = true;
             hammer.lie_on(bank, self.scene.body.mass_kg * self.gravity_m_per_s2);
         }
@@ -369,17 +368,23 @@ impl DropPlay {
         energy_j
     }
 
+    /// The body rests and its last micro-impact is over (none queued, the hammer retired and
+    /// not yet at rest), and it has not been lifted or laid down: it lies on the floor now.
+    fn lying_down_due(&self, hammer: &Hammer) -> bool {
+        let last_impact_over = self.queued == 0 && hammer.is_retired() && !hammer.is_at_rest();
+        self.scene.at_rest && last_impact_over && !self.lifted && !self.lying
+    }
+
     /// Samples from now in which [`DropPlay::before_sample`] would do nothing and the retired
     /// hammer would only ring: none while a contact may start or end, the step's end or the
     /// body's lying down is due; else up to the step's end or the next impact due.
     fn quiet_samples(&self, hammer: &Hammer) -> usize {
         let macro_step_due = self.into_step == 0 && !self.finished;
-        let lies_down = self.scene.at_rest && self.queued == 0 && !hammer.is_at_rest();
         if !hammer.is_retired()
             || self.lasting.is_some()
             || macro_step_due
             || self.into_step >= self.step_samples
-            || (lies_down && !self.lifted && !self.lying)
+            || self.lying_down_due(hammer)
         {
             return 0;
         }
