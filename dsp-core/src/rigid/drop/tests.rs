@@ -296,10 +296,10 @@ mod every_shape {
                     );
                     let moved = (solved.body.position_m - replayed.body.position_m).length();
                     assert!(moved <= 1e-9, "{at}: the solved body moved {moved:e} m");
-                    let turned = solved
-                        .body
-                        .orientation
-                        .angle_between(replayed.body.orientation);
+                    // The turn between the two, read by atan2 of the relative rotation:
+                    // `angle_between`'s acos reads nothing finer than 2.98e-8 rad (1 − 2⁻⁵³).
+                    let relative = solved.body.orientation.conjugate() * replayed.body.orientation;
+                    let turned = 2.0 * relative.xyz().length().atan2(relative.w.abs());
                     assert!(
                         turned * shape.reach_m() <= 1e-9,
                         "{at}: the solved body turned {turned:e} rad"
