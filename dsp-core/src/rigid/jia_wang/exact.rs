@@ -13,11 +13,11 @@
 use glam::{DVec2, DVec3};
 
 use super::closed_form::{start, Walk};
-use super::hodograph::bisect;
+use super::hodograph::zero_in;
 use super::Error;
 
 /// Relative local error per step of the step-doubling RK4.
-const TOLERANCE: f64 = 1e-11;
+const TOLERANCE: f64 = 1e-9;
 
 /// The integrated state: sliding velocity γ (m/s) and contact energy E (J).
 #[derive(Clone, Copy, Debug)]
@@ -136,7 +136,7 @@ pub(super) fn solve(walk: &mut Walk) -> Result<(), Error> {
                 Some(x) => walk.v_z_at(h.impulse(x.gamma, walk.iz_n_s + tau)),
                 None => 1.0,
             };
-            let tau = bisect(0.0, dt, v_at);
+            let tau = zero_in(0.0, dt, v_at);
             s = rk4(walk, s, walk.iz_n_s, tau).unwrap_or(next);
             let iz = walk.iz_n_s + tau;
             walk.move_to(iz, h.impulse(s.gamma, iz), s.energy);
@@ -152,7 +152,7 @@ pub(super) fn solve(walk: &mut Walk) -> Result<(), Error> {
                 Some(x) => x.energy,
                 None => -1.0,
             };
-            let tau = bisect(0.0, dt, e_at);
+            let tau = zero_in(0.0, dt, e_at);
             let end = rk4(walk, s, walk.iz_n_s, tau).unwrap_or(next);
             let iz = walk.iz_n_s + tau;
             walk.move_to(iz, h.impulse(end.gamma, iz), 0.0);

@@ -50,7 +50,7 @@ pub struct Problem {
 /// How to integrate the sliding velocity before a closed form takes over.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Method {
-    /// Event-driven solution of §6: adaptive RK4 (step doubling, relative tolerance 1e-11) until
+    /// Event-driven solution of §6: adaptive RK4 (step doubling, relative tolerance 1e-9) until
     /// the end of restitution or until the sliding velocity vanishes, then the closed forms.
     Exact,
     /// Algorithm 1 with Euler steps of a fixed normal impulse `step_n_s` (Table 1, "FS").
