@@ -314,6 +314,39 @@ mod every_shape {
             "{replays} of 60 drops stood still before rest"
         );
     }
+
+    /// The standing rule's support test, by itself: a die at rest with its bottom face tilted
+    /// about the diagonal through corners A and C, so that B lies 0.75 µm below them and D as
+    /// far above (within and beyond the 1 µm of `PROXIMITY_M`): its lowest points are A, B and
+    /// C, and its centre of mass lies over the line AC, the edge of their triangle (the widest
+    /// angle between neighbours about it is π): it does not stand still. Flat, on its four
+    /// corners, it does.
+    #[test]
+    fn a_body_balanced_on_the_edge_of_its_support_does_not_stand_still() {
+        const DT_S: f64 = 1.0 / 4000.0;
+        let half_m = 0.008;
+        let shape = Shape::RoundedBox {
+            half_extents_m: DVec3::splat(half_m),
+            corner_m: 0.0,
+        };
+        let mass_kg = shape.volume_m3() * 1050.0;
+        let at_rest = |orientation: DQuat| {
+            let mut body = RigidBody::at_rest(mass_kg, shape.inertia_kg_m2(mass_kg));
+            body.orientation = orientation;
+            DropScene::new(body, shape, 0.5, Settings::real_time(0.5))
+        };
+        // B and D lie half_m·√2 from the diagonal AC.
+        let tilt_rad = (0.75e-6 / (half_m * std::f64::consts::SQRT_2)).asin();
+        let diagonal = DVec3::new(1.0, 1.0, 0.0).normalize();
+        let tilted = at_rest(DQuat::from_axis_angle(diagonal, tilt_rad));
+        let (_, count) = shape.lowest_points(tilted.body.orientation, PROXIMITY_M);
+        assert_eq!(count, 3, "A, B and C are the lowest points");
+        assert!(!tilted.stands_still(DT_S), "balanced on the edge AC");
+        assert!(
+            at_rest(DQuat::IDENTITY).stands_still(DT_S),
+            "flat on four corners"
+        );
+    }
 }
 
 mod wobble {
