@@ -64,10 +64,11 @@ impl InvariantDirections {
 /// Alefeld, Potra and Shi (ACM TOMS 21(3), 1995: ~10 evaluations where bisection to adjacent
 /// doubles takes ~55), to 4 ulps or 10⁻¹³ of the bracket; by bisection if it fails.
 pub(super) fn zero_in(lo: f64, hi: f64, f: impl Fn(f64) -> f64) -> f64 {
-    root1d::toms748(&f, lo, hi)
-        .rtol(4.0 * f64::EPSILON)
-        .atol(1e-13 * (hi - lo).abs())
-        .root()
+    basin::Toms748Root::new(lo, hi)
+        .with_relative_position_tolerance(4.0 * f64::EPSILON)
+        .with_absolute_position_tolerance(1e-13 * (hi - lo).abs())
+        .solve(|t| Ok::<_, std::convert::Infallible>(f(t)))
+        .map(|zero| zero.root())
         .unwrap_or_else(|_| bisect(lo, hi, f))
 }
 
