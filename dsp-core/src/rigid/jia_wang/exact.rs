@@ -16,7 +16,8 @@ use super::closed_form::{start, Walk};
 use super::hodograph::zero_in;
 use super::Error;
 
-/// Relative local error per step of the step-doubling RK4.
+/// Relative local error per step of the step-doubling RK4: at 10⁻⁸ the icosahedron's impulse
+/// leaves 10⁻⁸ of the brute-force integration's (`icosahedron_agrees_with_brute_force_…`).
 const TOLERANCE: f64 = 1e-9;
 
 /// The integrated state: sliding velocity γ (m/s) and contact energy E (J).
