@@ -144,6 +144,9 @@ mod every_shape {
     use super::super::*;
     use glam::DQuat;
 
+    /// The macro step of the tests below, s.
+    const DT_S: f64 = 1.0 / 4000.0;
+
     /// A box, a coin, a pencil, a ring and a ball.
     const SHAPES: [Shape; 5] = [
         Shape::RoundedBox {
@@ -259,7 +262,6 @@ mod every_shape {
     /// bound on its kinetic energy raised to a fall through the capture velocity).
     #[test]
     fn a_body_standing_still_replays_the_contacts_it_would_solve() {
-        const DT_S: f64 = 1.0 / 4000.0;
         let mut rng = fastrand::Rng::with_seed(11);
         let mut replays = 0;
         for shape in SHAPES {
@@ -323,7 +325,6 @@ mod every_shape {
     /// corners, it does.
     #[test]
     fn a_body_balanced_on_the_edge_of_its_support_does_not_stand_still() {
-        const DT_S: f64 = 1.0 / 4000.0;
         let half_m = 0.008;
         let shape = Shape::RoundedBox {
             half_extents_m: DVec3::splat(half_m),

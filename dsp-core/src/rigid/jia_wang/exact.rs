@@ -17,7 +17,8 @@ use super::hodograph::zero_in;
 use super::Error;
 
 /// Relative local error per step of the step-doubling RK4: at 10⁻⁸ the icosahedron's impulse
-/// leaves 10⁻⁸ of the brute-force integration's (`icosahedron_agrees_with_brute_force_…`).
+/// leaves 10⁻⁸ of the brute-force integration's
+/// (`icosahedron_agrees_with_brute_force_and_reproduces_eq_15`).
 const TOLERANCE: f64 = 1e-9;
 
 /// The integrated state: sliding velocity γ (m/s) and contact energy E (J).
