@@ -23,7 +23,8 @@ pub use trace::{ContactTrace, TracePoint, TRACE_ONSETS, TRACE_POINTS};
 pub const MAX_SUBSTEPS: usize = 256;
 
 /// A contact is integrated with at least this many steps: contacts that eq. (9) predicts to be
-/// shorter than this many samples are sub-stepped, the rest run at the sample rate.
+/// shorter than this many samples are sub-stepped, the rest run at the sample rate. (A play mode
+/// may prepare its own count: [`ContactPrep::steps_per_contact`].)
 pub const MIN_STEPS_PER_CONTACT: f64 = 64.0;
 
 /// Steps per half period of a ball resting (or rolling) in the contact's potential well, when

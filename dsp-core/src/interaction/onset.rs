@@ -2,8 +2,7 @@
 
 use super::{
     potential_j, scaled_stiffness, Contact, ContactSetup, Damping, Hammer, Settle,
-    LAID_ON_SPEED_M_PER_S, MAX_SUBSTEPS, MAX_WELL_FRACTION_OF_FS, MIN_STEPS_PER_CONTACT,
-    RESTING_STEPS_PER_HALF_PERIOD,
+    LAID_ON_SPEED_M_PER_S, MAX_SUBSTEPS, MAX_WELL_FRACTION_OF_FS, RESTING_STEPS_PER_HALF_PERIOD,
 };
 use crate::analytic::Impact;
 use crate::integrate::Method;
@@ -177,7 +176,8 @@ impl Hammer {
     }
 
     /// Sub-steps per sample so the contact predicted by eq. (9) for a rigid wall, with the reduced
-    /// mass of hammer and object, spans at least [`MIN_STEPS_PER_CONTACT`] steps; and whether the
+    /// mass of hammer and object, spans at least the prepared steps per contact
+    /// ([`super::MIN_STEPS_PER_CONTACT`] unless the play mode sets its own); and whether the
     /// contact is resolved. A body held in the contact's potential well (resting, rolling,
     /// pressed: gravity in contact) rings there at ω² = k·α·x̄^(α−1)/m, which a stiff light body
     /// puts in the megahertz: nothing of it is heard but its mean force and what it makes of the
@@ -248,7 +248,7 @@ impl Hammer {
             return (in_well, resolved, None);
         }
         // Under the same cap as the well's count, so resolved alike.
-        let (count, resolved) = limited(steps(MIN_STEPS_PER_CONTACT, contact_s), cap);
+        let (count, resolved) = limited(steps(self.prep.steps_per_contact, contact_s), cap);
         let settle = (well_s.is_finite() && in_well < count).then_some(Settle {
             after_s: contact_s,
             sub_steps: in_well,

@@ -5,6 +5,8 @@ use crate::contact::{ContactLaw, HertzDamper, HuntCrossley};
 use crate::integrate::Method;
 use crate::restitution::mu_for_restitution;
 
+use super::MIN_STEPS_PER_CONTACT;
+
 /// How contacts are computed; latched when a contact begins, so changes never reach a contact
 /// under way.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -112,6 +114,9 @@ pub struct ContactPrep {
     /// The patch's target restitution e and the μ·v_in that restitutes it (eq. 6 inverted: μ·v_in
     /// depends on e alone), or NaN for none.
     pub restitution: (f64, f64),
+    /// Steps an impact's predicted contact (eq. 9) is integrated with at least: its play mode's
+    /// (see [`MIN_STEPS_PER_CONTACT`]).
+    pub steps_per_contact: f64,
 }
 
 impl Default for ContactPrep {
@@ -120,14 +125,17 @@ impl Default for ContactPrep {
         Self {
             times: ContactTimes::default(),
             restitution: (f64::NAN, f64::NAN),
+            steps_per_contact: MIN_STEPS_PER_CONTACT,
         }
     }
 }
 
 impl ContactPrep {
-    /// Become the preparation for `setup`, redoing only what its change needs: the table (a
-    /// quadrature per point) when α changed, the root search when e changed.
-    pub fn update(&mut self, setup: &ContactSetup) {
+    /// Become the preparation for `setup`, its impacts integrated with at least
+    /// `steps_per_contact` steps, redoing only what its change needs: the table (a quadrature
+    /// per point) when α changed, the root search when e changed.
+    pub fn update(&mut self, setup: &ContactSetup, steps_per_contact: f64) {
+        self.steps_per_contact = steps_per_contact;
         if self.times.alpha() != setup.law.alpha {
             self.times = ContactTimes::new(setup.law.alpha);
         }

@@ -859,7 +859,7 @@ fn the_kept_restitution_gives_each_e_its_own_mu() {
     let setup = ContactSetup::hunt_crossley(law, Method::Am1);
     let mut hammer = Hammer::new(0.01, setup);
     let mut prep = ContactPrep::default();
-    prep.update(&setup.hertz(1e8, 0.7));
+    prep.update(&setup.hertz(1e8, 0.7), MIN_STEPS_PER_CONTACT);
     hammer.set_prepared(&prep);
     for (k, e) in [0.7, 0.3, 0.3, 0.55, 0.7, 0.55, 0.3, 0.999, 1.0]
         .into_iter()

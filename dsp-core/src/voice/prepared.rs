@@ -339,7 +339,8 @@ impl Prepared {
     fn retarget(&mut self, patch: &Patch) {
         self.patch = Some(preparation_key(patch));
         self.ready = [false; NUM_KEYS];
-        self.contact.update(&patch.contact);
+        self.contact
+            .update(&patch.contact, patch.mode.steps_per_contact());
         let striker = patch
             .striker
             .body(patch.hammer_mass_kg, &mut self.modes[..]);

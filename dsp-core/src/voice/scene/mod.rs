@@ -8,7 +8,7 @@ use super::bodies::Bodies;
 use super::patch::{Patch, PlayMode};
 use super::prepared::{Calibration, Strike, ROLL_CREST, STREAM_CREST};
 use crate::body::{object_fundamental_hz, object_size_m, Grip};
-use crate::interaction::ContactPrep;
+use crate::interaction::{ContactPrep, MIN_STEPS_PER_CONTACT};
 use crate::resonator::ObjectSpec;
 
 mod bounce;
@@ -206,6 +206,19 @@ impl PlayMode {
     /// fall or set rolling, nor a tumbling body, which nothing holds).
     pub(super) fn holds_striker(self) -> bool {
         matches!(self, PlayMode::Strike)
+    }
+
+    /// Steps an impact's predicted contact (eq. 9) is integrated with at least in this mode.
+    pub(super) fn steps_per_contact(self) -> f64 {
+        match self {
+            PlayMode::Drop => drop::STEPS_PER_CONTACT,
+            PlayMode::Strike
+            | PlayMode::Bounce
+            | PlayMode::Roll
+            | PlayMode::Slide
+            | PlayMode::Crumple
+            | PlayMode::Break => MIN_STEPS_PER_CONTACT,
+        }
     }
 
     /// The contact this mode sets up for `patch` in place of the patch's own (the resolved

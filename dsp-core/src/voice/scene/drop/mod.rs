@@ -63,6 +63,16 @@ const APART_CHECK: usize = 8;
 const TRIALS: usize = 4;
 const TRIAL_TOLERANCE: f64 = 0.01;
 const MAX_CORRECTION: f64 = 4.0;
+/// Steps a micro-impact's predicted contact (eq. 9) is integrated with at least, in the voice
+/// and in its trials: half of [`crate::interaction::MIN_STEPS_PER_CONTACT`]. The trials fit each
+/// micro-impact's mass to the impulse it must deliver, so the coarser steps' error in the
+/// restitution never reaches what is heard; what remains is the force pulse's shape, the
+/// trapezoid rule's O(h²). Against 256 steps, the first 10 ms after the first landing of a die,
+/// coin, brick and pencil (0.3 m onto oak or glass) differ by 0.04–1.6 % rms at 32 steps and
+/// 0.01–0.4 % at 64 (−36 dB at worst); a steel spoon's and ring's rattles part ways at either
+/// count, as at any change of rounding (a micro-impact waits for the one before it). The drop
+/// costs ~11 % fewer instructions.
+pub const STEPS_PER_CONTACT: f64 = 32.0;
 /// The longest a drop is followed, s: a body that never lands or rests (no gravity, no friction)
 /// ends there, its lasting contact lifted off with it.
 const MAX_DROP_S: f64 = 60.0;
