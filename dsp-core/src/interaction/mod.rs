@@ -395,6 +395,14 @@ impl Hammer {
         self.stiffness_scale
     }
 
+    /// Take `other`'s last restitution searched for and the μ·v_in restituting it (a drop's
+    /// trial hammer has searched for its micro-impact's e: the voice's need not search again).
+    pub fn share_restitution(&mut self, other: &Hammer) {
+        if other.restituted.0.is_finite() {
+            self.restituted = other.restituted;
+        }
+    }
+
     /// The acceleration of the ball's frame (the rolling track) plus any external pull on it (a
     /// press) for the next sample, m/s²; its work is counted in the contact's energy balance.
     pub fn set_track_acceleration(&mut self, accel_m_per_s2: f64) {

@@ -32,10 +32,11 @@ impl RigidBody {
         let mut pi = self.inertia_kg_m2 * (q.inverse() * self.angular_velocity_rad_per_s);
         for (axis, fraction) in [(0, 0.5), (1, 0.5), (2, 1.0), (1, 0.5), (0, 0.5)] {
             let angle = pi[axis] / self.inertia_kg_m2[axis] * fraction * dt_s;
+            let (s, c) = half_angle_sin_cos(angle);
             let turn = match axis {
-                0 => DQuat::from_rotation_x(angle),
-                1 => DQuat::from_rotation_y(angle),
-                _ => DQuat::from_rotation_z(angle),
+                0 => DQuat::from_xyzw(s, 0.0, 0.0, c),
+                1 => DQuat::from_xyzw(0.0, s, 0.0, c),
+                _ => DQuat::from_xyzw(0.0, 0.0, s, c),
             };
             // R ← R·Rot(θ) and Π ← Rot(θ)ᵀ Π: the world momentum R Π does not change.
             q *= turn;
@@ -44,6 +45,31 @@ impl RigidBody {
         self.orientation = q.normalize();
         self.angular_velocity_rad_per_s = self.orientation * (pi / self.inertia_kg_m2);
     }
+}
+
+/// Below this half angle (rad) [`half_angle_sin_cos`] takes its series: the terms they leave
+/// out, x¹¹/11! and x¹⁰/10!, are below 3·10⁻¹⁹ of the result there, far below an ulp.
+const SERIES_HALF_ANGLE_RAD: f64 = 0.0625;
+/// Taylor's coefficients of sin x past x (of x³ … x⁹) and of cos x past 1 (of x² … x⁸).
+const SIN_SERIES: [f64; 4] = [-1.0 / 6.0, 1.0 / 120.0, -1.0 / 5040.0, 1.0 / 362_880.0];
+const COS_SERIES: [f64; 4] = [-1.0 / 2.0, 1.0 / 24.0, -1.0 / 720.0, 1.0 / 40_320.0];
+
+/// sin(θ/2) and cos(θ/2), a rotation quaternion's parts: a flight step turns a body by
+/// hundredths of a radian, where Taylor's series through x⁹ and x⁸ are exact to rounding and
+/// cost a few multiply-adds (the library's sine and cosine took ~6 % of a drop); beyond, the
+/// library's.
+#[inline]
+fn half_angle_sin_cos(angle_rad: f64) -> (f64, f64) {
+    let x = 0.5 * angle_rad;
+    if !(x.abs() < SERIES_HALF_ANGLE_RAD) {
+        return x.sin_cos();
+    }
+    let x2 = x * x;
+    let [s1, s2, s3, s4] = SIN_SERIES;
+    let [c1, c2, c3, c4] = COS_SERIES;
+    let sin = x + x * x2 * (s1 + x2 * (s2 + x2 * (s3 + x2 * s4)));
+    let cos = 1.0 + x2 * (c1 + x2 * (c2 + x2 * (c3 + x2 * c4)));
+    (sin, cos)
 }
 
 #[cfg(test)]
@@ -151,5 +177,28 @@ mod tests {
             (1.8..2.3).contains(&order),
             "order {order}: {coarse:e} → {fine:e}"
         );
+    }
+
+    /// The half angle's series agrees with the library's sine and cosine within an ulp over
+    /// its whole range (20 001 angles up to ±0.125 rad), and beyond it is the library's.
+    #[test]
+    fn the_half_angle_series_is_the_sine_and_cosine_to_an_ulp() {
+        let ulps = |a: f64, b: f64| (a.to_bits() as i64 - b.to_bits() as i64).abs();
+        for k in -10_000..=10_000 {
+            let angle = 2.0 * SERIES_HALF_ANGLE_RAD * k as f64 / 10_000.0;
+            let (sin, cos) = half_angle_sin_cos(angle);
+            let x = 0.5 * angle;
+            assert!(
+                ulps(sin, x.sin()) <= 1,
+                "sin({x:e}): {sin:e} vs {:e}",
+                x.sin()
+            );
+            assert!(
+                ulps(cos, x.cos()) <= 1,
+                "cos({x:e}): {cos:e} vs {:e}",
+                x.cos()
+            );
+        }
+        assert_eq!(half_angle_sin_cos(0.3), 0.15f64.sin_cos());
     }
 }

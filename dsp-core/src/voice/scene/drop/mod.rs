@@ -365,6 +365,7 @@ impl DropPlay {
             self.queue.copy_within(1..self.queued, 0);
             self.restrike(bank, impact.position, dt_s);
             impact.mass_kg = self.fitted_mass_kg(&impact, hammer, bank, dt_s);
+            hammer.share_restitution(&self.trial);
             self.queued -= 1;
             energy_j += self.strike(hammer, bank, &impact, dt_s);
         }
