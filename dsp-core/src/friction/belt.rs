@@ -78,7 +78,7 @@ pub fn drag_step(
     drive_m: f64,
     dt_s: f64,
 ) -> super::step::FrictionStep {
-    let (free_m, _) = bank.predict_free(Slot::Full);
+    let free_m = bank.predict_free(Slot::Full);
     let slip = Slip {
         free_m: drive_m - (free_m - bank.strike_displacement_m()),
         compliance_m_per_n: bank.compliance(Slot::Full).0,

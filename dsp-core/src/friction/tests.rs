@@ -267,7 +267,7 @@ fn the_bank_yields_as_its_compliance_says() {
         48_000.0,
     );
     bank.advance(Slot::Full, 3.0);
-    let (free, _) = bank.predict_free(Slot::Full);
+    let free = bank.predict_free(Slot::Full);
     let c = bank.compliance(Slot::Full).0;
     let w = bank.advance(Slot::Full, 2.0).displacement_m;
     assert!((w - (free + 2.0 * c)).abs() < 1e-15 * w.abs().max(1e-12));

@@ -23,7 +23,7 @@ impl Hammer {
         };
         let setup = self.setup;
         let law = setup.law;
-        let (x, _) = self.relative(bank);
+        let x = self.compression_m(bank);
         let mut energy = self.contact_energy_j(bank);
         let mut excess = energy - reference_j;
         if excess > 0.0 {
@@ -43,17 +43,17 @@ impl Hammer {
                 };
                 self.scale_vibrations(bank, excess);
                 // The surfaces may have moved with the vibration: keep the reduced compression.
-                self.position_m += x_kept - self.relative(bank).0;
+                self.position_m += x_kept - self.compression_m(bank);
             }
             // Whatever rounding left over comes out of the vibration, the compression held.
             for _ in 0..3 {
-                let (x1, _) = self.relative(bank);
+                let x1 = self.compression_m(bank);
                 energy = self.contact_energy_j(bank);
                 let left_j = energy - reference_j;
                 if left_j <= 0.0 || !self.scale_vibrations(bank, left_j) {
                     break;
                 }
-                self.position_m += x1 - self.relative(bank).0;
+                self.position_m += x1 - self.compression_m(bank);
             }
             self.surface = bank.surface();
             self.striker_surface = self.striker.surface();

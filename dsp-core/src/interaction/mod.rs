@@ -416,7 +416,7 @@ impl Hammer {
 
     /// Compression x = y + w_s − w_o (see [`Hammer`]), m (negative: the gap between them).
     pub fn compression_m(&self, bank: &ModalBank) -> f64 {
-        self.relative(bank).0
+        self.position_m + self.striker.strike_displacement_m() - bank.strike_displacement_m()
     }
 
     /// Velocity of the hammer along the strike axis, m/s (in the track's frame when rolling).
@@ -503,7 +503,7 @@ impl Hammer {
         if self.contact.is_some() || pull > 0.0 {
             return true;
         }
-        let (x, _) = self.relative(bank);
+        let x = self.compression_m(bank);
         let (y, v) = (self.position_m, self.velocity_m_per_s);
         let speed = self.top_speed_m_per_s;
         let span_s = samples as f64 * dt_s;
@@ -569,10 +569,10 @@ impl Hammer {
 
     /// Compression (m) and compression velocity (m/s) now.
     fn relative(&self, bank: &ModalBank) -> (f64, f64) {
-        let (w_s, w_s_dot) = self.striker_point();
         (
-            self.position_m + w_s - bank.strike_displacement_m(),
-            self.velocity_m_per_s + w_s_dot - bank.strike_velocity_m_per_s(),
+            self.compression_m(bank),
+            self.velocity_m_per_s + self.striker.strike_velocity_m_per_s()
+                - bank.strike_velocity_m_per_s(),
         )
     }
 
@@ -661,11 +661,11 @@ impl Hammer {
                 }
                 return self.ring(bank);
             }
-            let (x, _) = self.relative(bank);
+            let x = self.compression_m(bank);
             // Compression at the end of the sample if nothing touches: the hammer flies free,
             // both bodies ring freely.
             let x_end =
-                y_end + self.striker.predict_free(Slot::Full).0 - bank.predict_free(Slot::Full).0;
+                y_end + self.striker.predict_free(Slot::Full) - bank.predict_free(Slot::Full);
             if x_end <= 0.0 && x <= 0.0 {
                 self.position_m = y_end;
                 self.velocity_m_per_s += g * dt_s;
@@ -778,7 +778,7 @@ impl Hammer {
 
     /// Kinetic + object + contact energy in joules: what is in play without gravity's potential.
     pub fn elastic_energy_j(&self, bank: &ModalBank) -> f64 {
-        let (x, _) = self.relative(bank);
+        let x = self.compression_m(bank);
         self.energy_j()
             + self.striker.energy_j()
             + bank.energy_j()
@@ -812,14 +812,14 @@ impl Hammer {
                 let x0 = y - self.contact_point().0;
                 let w_free = match self.free_prediction {
                     Some((predicted, w)) if predicted == slot => w,
-                    _ => bank.predict_free(slot).0,
+                    _ => bank.predict_free(slot),
                 };
                 let (compliance, _) = bank.compliance(slot);
                 let (w_s_free, striker_compliance) = if self.striker.num_modes() == 0 {
                     (0.0, 0.0)
                 } else {
                     (
-                        self.striker.predict_free(slot).0,
+                        self.striker.predict_free(slot),
                         self.striker.compliance(slot).0,
                     )
                 };

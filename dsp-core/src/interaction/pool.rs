@@ -391,7 +391,7 @@ impl StrikerPool {
             return false;
         }
         let object_now = bank.strike_displacement_m();
-        let object_end = bank.predict_free(Slot::Full).0;
+        let object_end = bank.predict_free(Slot::Full);
         self.strikers
             .iter()
             .filter(|s| s.phase == Phase::Flying)
@@ -452,7 +452,7 @@ impl StrikerPool {
     /// One contact step of length `h` (`slot`'s) from the object's strike point at `object_m`.
     fn contact_step(&mut self, bank: &mut ModalBank, object_m: f64, h: f64, slot: Slot) -> Surface {
         let sub_step = slot == Slot::Sub;
-        let object_free = bank.predict_free(slot).0;
+        let object_free = bank.predict_free(slot);
         let object_compliance = bank.compliance(slot).0;
         for s in self
             .strikers

@@ -212,7 +212,7 @@ mod tests {
             let scale = 1e-9_f64.max(bank.max_excursion_m());
             assert!(close(
                 fragment.predict_free(sub_step),
-                bank.predict_free(slot).0,
+                bank.predict_free(slot),
                 scale
             ));
             let compliance = bank.compliance(slot).0;

@@ -889,22 +889,19 @@ impl ModalBank {
         }
     }
 
-    /// Strike-point displacement (m) and velocity (m/s) after one force-free step of `slot`,
-    /// without taking it; the step under a held force F adds F times [`ModalBank::compliance`].
+    /// Strike-point displacement (m) after one force-free step of `slot`, without taking it;
+    /// the step under a held force F adds F times [`ModalBank::compliance`].
     #[inline]
-    pub fn predict_free(&self, slot: Slot) -> (f64, f64) {
+    pub fn predict_free(&self, slot: Slot) -> f64 {
         let t = self.step_for(slot);
         let mut w = [0.0; LANES];
-        let mut w_dot = [0.0; LANES];
         for base in (0..padded(self.setup.num_modes)).step_by(LANES) {
             for lane in 0..LANES {
                 let i = base + lane;
-                let (qi, pi, phi) = (self.q[i], self.p[i], self.setup.strike[i]);
-                w[lane] += t.strike_a00[i] * qi + t.strike_a01[i] * pi;
-                w_dot[lane] += phi * (t.a10[i] * qi + t.a11[i] * pi);
+                w[lane] += t.strike_a00[i] * self.q[i] + t.strike_a01[i] * self.p[i];
             }
         }
-        (w.iter().sum(), w_dot.iter().sum())
+        w.iter().sum()
     }
 
     /// Strike-point (displacement, velocity) per newton held over one step of `slot`: how far
