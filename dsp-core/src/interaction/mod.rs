@@ -22,9 +22,9 @@ pub use trace::{ContactTrace, TracePoint, TRACE_ONSETS, TRACE_POINTS};
 /// Upper bound on sub-steps per sample during a contact.
 pub const MAX_SUBSTEPS: usize = 256;
 
-/// A contact is integrated with at least this many steps: contacts that eq. (9) predicts to be
-/// shorter than this many samples are sub-stepped, the rest run at the sample rate. (A play mode
-/// may prepare its own count: [`ContactPrep::steps_per_contact`].)
+/// A contact is integrated with at least this many steps unless its play mode prepares its own
+/// count ([`ContactPrep::steps_per_contact`]): contacts that eq. (9) predicts to be shorter than
+/// this many samples are sub-stepped, the rest run at the sample rate.
 pub const MIN_STEPS_PER_CONTACT: f64 = 64.0;
 
 /// Steps per half period of a ball resting (or rolling) in the contact's potential well, when
@@ -215,7 +215,8 @@ impl Hammer {
 
     /// Use `prep` (computed off the audio thread) for the contacts to come: while the contact
     /// shape and the target restitution are the ones it was made for, a contact's start costs no
-    /// quadrature (eq. 9) and no root search (eq. 6 inverted); otherwise those are computed.
+    /// quadrature (eq. 9) and no root search (eq. 6 inverted); otherwise those are computed. Its
+    /// steps per contact are the play mode's.
     pub fn set_prepared(&mut self, prep: &ContactPrep) {
         self.prep = *prep;
     }
@@ -395,8 +396,9 @@ impl Hammer {
         self.stiffness_scale
     }
 
-    /// Take `other`'s last restitution searched for and the μ·v_in restituting it (a drop's
-    /// trial hammer has searched for its micro-impact's e: the voice's need not search again).
+    /// Take `other`'s last restitution searched for and the μ·v_in restituting it (eq. 6
+    /// inverted; a drop's trial hammer has searched for its micro-impact's e: the voice's need
+    /// not search again).
     pub fn share_restitution(&mut self, other: &Hammer) {
         if other.restituted.0.is_finite() {
             self.restituted = other.restituted;

@@ -47,8 +47,8 @@ impl RigidBody {
     }
 }
 
-/// Below this half angle (rad) [`half_angle_sin_cos`] takes its series: the terms they leave
-/// out, x¹¹/11! and x¹⁰/10!, are below 3·10⁻¹⁹ of the result there, far below an ulp.
+/// Below this half angle (rad) [`half_angle_sin_cos`] takes its series: the first terms left out
+/// of the two, x¹¹/11! and x¹⁰/10!, are below 3·10⁻¹⁹ of the result there, far below an ulp.
 const SERIES_HALF_ANGLE_RAD: f64 = 0.0625;
 /// Taylor's coefficients of sin x past x (of x³ … x⁹) and of cos x past 1 (of x² … x⁸).
 const SIN_SERIES: [f64; 4] = [-1.0 / 6.0, 1.0 / 120.0, -1.0 / 5040.0, 1.0 / 362_880.0];
@@ -56,7 +56,7 @@ const COS_SERIES: [f64; 4] = [-1.0 / 2.0, 1.0 / 24.0, -1.0 / 720.0, 1.0 / 40_320
 
 /// sin(θ/2) and cos(θ/2), a rotation quaternion's parts: a flight step turns a body by
 /// hundredths of a radian, where Taylor's series through x⁹ and x⁸ are exact to rounding and
-/// cost a few multiply-adds (the library's sine and cosine took ~6 % of a drop); beyond, the
+/// cost a few multiply-adds (the library's sine and cosine took ~5 % of a drop); beyond, the
 /// library's.
 #[inline]
 fn half_angle_sin_cos(angle_rad: f64) -> (f64, f64) {
