@@ -2,7 +2,8 @@
 
 use super::{
     potential_j, scaled_stiffness, Contact, ContactSetup, Damping, Hammer, Settle,
-    LAID_ON_SPEED_M_PER_S, MAX_SUBSTEPS, MAX_WELL_FRACTION_OF_FS, RESTING_STEPS_PER_HALF_PERIOD,
+    LAID_ON_SPEED_M_PER_S, MAX_SUBSTEPS, MAX_WELL_FRACTION_OF_FS, MIN_STEPS_PER_CONTACT,
+    RESTING_STEPS_PER_HALF_PERIOD,
 };
 use crate::analytic::Impact;
 use crate::integrate::Method;
@@ -177,7 +178,8 @@ impl Hammer {
 
     /// Sub-steps per sample so the contact predicted by eq. (9) for a rigid wall, with the reduced
     /// mass of hammer and object, spans at least the prepared steps per contact
-    /// ([`super::MIN_STEPS_PER_CONTACT`] unless the play mode sets its own); and whether the
+    /// ([`MIN_STEPS_PER_CONTACT`] unless the play mode sets its own; always for a body laid on
+    /// the object); and whether the
     /// contact is resolved. A body held in the contact's potential well (resting, rolling,
     /// pressed: gravity in contact) rings there at ω² = k·α·x̄^(α−1)/m, which a stiff light body
     /// puts in the megahertz: nothing of it is heard but its mean force and what it makes of the
@@ -247,8 +249,14 @@ impl Hammer {
         if well_s < contact_s {
             return (in_well, resolved, None);
         }
-        // Under the same cap as the well's count, so resolved alike.
-        let (count, resolved) = limited(steps(self.prep.steps_per_contact, contact_s), cap);
+        // Under the same cap as the well's count, so resolved alike. A body laid on the object
+        // (a drop's lasting contact) has no trials to fit its landings: the default count.
+        let per_contact = if self.laid_on {
+            MIN_STEPS_PER_CONTACT
+        } else {
+            self.prep.steps_per_contact
+        };
+        let (count, resolved) = limited(steps(per_contact, contact_s), cap);
         let settle = (well_s.is_finite() && in_well < count).then_some(Settle {
             after_s: contact_s,
             sub_steps: in_well,

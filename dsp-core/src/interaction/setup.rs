@@ -114,8 +114,8 @@ pub struct ContactPrep {
     /// The patch's target restitution e and the μ·v_in that restitutes it (eq. 6 inverted: μ·v_in
     /// depends on e alone), or NaN for none.
     pub restitution: (f64, f64),
-    /// Steps an impact's predicted contact (eq. 9) is integrated with at least: its play mode's
-    /// (see [`MIN_STEPS_PER_CONTACT`]).
+    /// Steps a struck hammer's predicted contact (eq. 9) is integrated with at least: its play
+    /// mode's (see [`MIN_STEPS_PER_CONTACT`], which a body laid on the object keeps).
     pub steps_per_contact: f64,
 }
 

@@ -71,8 +71,8 @@ const MAX_CORRECTION: f64 = 4.0;
 /// coin, brick and pencil (0.3 m onto oak or glass) differ by 0.04–1.6 % rms at 32 steps and
 /// 0.01–0.4 % at 64 (−36 dB at worst); a steel spoon's and ring's rattles part ways at either
 /// count, as at any change of rounding (a micro-impact waits for the one before it). The drop
-/// costs ~11 % fewer instructions. (The count is the voice's: a lasting contact's landings
-/// faster than its well take it too, without trials.)
+/// costs ~11 % fewer instructions. A lasting contact (the body laid on the floor) has no trials:
+/// its landings keep [`crate::interaction::MIN_STEPS_PER_CONTACT`].
 pub const STEPS_PER_CONTACT: f64 = 32.0;
 /// The longest a drop is followed, s: a body that never lands or rests (no gravity, no friction)
 /// ends there, its lasting contact lifted off with it.
