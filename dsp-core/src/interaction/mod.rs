@@ -226,9 +226,12 @@ impl Hammer {
     /// x(0) = 0, ẋ(0) = v_in); a gap puts the onset between samples.
     pub fn strike(&mut self, bank: &ModalBank, v_in_m_per_s: f64, gap_m: f64, mass_kg: f64) {
         self.mass_kg = mass_kg;
-        let (w_s, w_s_dot) = self.striker_point();
-        self.position_m = bank.strike_displacement_m() - w_s - gap_m.max(0.0);
-        self.velocity_m_per_s = v_in_m_per_s + bank.strike_velocity_m_per_s() - w_s_dot;
+        // The striker's own surface at its contact point, w_s and its rate, sets where its rigid
+        // mass starts.
+        self.position_m =
+            bank.strike_displacement_m() - self.striker.strike_displacement_m() - gap_m.max(0.0);
+        self.velocity_m_per_s =
+            v_in_m_per_s + bank.strike_velocity_m_per_s() - self.striker.strike_velocity_m_per_s();
         self.force_n = 0.0;
         self.force_before_n = [0.0; 2];
         self.contact = None;
@@ -439,7 +442,8 @@ impl Hammer {
         self.striker.preload(-weight_n);
         self.striker_surface = self.striker.surface();
         self.strike(bank, 0.0, 0.0, mass_kg);
-        self.position_m = bank.strike_displacement_m() - self.striker_point().0 + x_eq;
+        self.position_m =
+            bank.strike_displacement_m() - self.striker.strike_displacement_m() + x_eq;
         self.laid_on = true;
     }
 
@@ -557,16 +561,6 @@ impl Hammer {
             && self.velocity_m_per_s.is_finite()
             && self.force_n.is_finite()
             && self.striker.is_finite()
-    }
-
-    /// The striker's surface at its contact point relative to its rigid motion: displacement
-    /// towards the object (m) and velocity (m/s) now.
-    #[inline]
-    fn striker_point(&self) -> (f64, f64) {
-        (
-            self.striker.strike_displacement_m(),
-            self.striker.strike_velocity_m_per_s(),
-        )
     }
 
     /// Compression (m) and compression velocity (m/s) now.

@@ -997,7 +997,7 @@ fn a_hammer_in_flight_over_an_object_retuned_down_still_finds_it() {
         let onsets = hammer.stats().onsets;
         for n in 0..4800 {
             hammer.process_sample(&setup, &mut object, dt_s);
-            let (x, _) = hammer.relative(&object);
+            let x = hammer.compression_m(&object);
             assert!(
                 hammer.in_contact() || hammer.is_retired() || x <= 1e-12,
                 "strike {k}: pressed {x} m in at sample {n}, out of contact"
