@@ -3,12 +3,14 @@
 //! The scene ([`DropScene`]) advances in steps of about [`MACRO_STEP_S`], a whole number of
 //! samples, one step ahead of the audio: at the first sample of a step the step is computed, and
 //! each impact in it is struck at its own sample within the step, or as soon as the micro-impact
-//! before it has ended (at most 10 ms after that one's strike). An impact (or several points
-//! landing at once, merged) becomes one micro-impact of the voice's [`Hammer`] on the floor's
-//! modes, struck where the body lands. The micro contact delivers the macro normal impulse: it
-//! meets the floor at the macro approach speed v⁻ with the macro restitution e = v⁺/v⁻, and its
-//! mass is the normal effective mass the macro impulse J saw, m = J/((1 + e)·v⁻) — without
-//! friction exactly 1/(nᵀ·W·n) (Jia–Wang eq. 5), with friction what stick and slip made of it.
+//! before it has ended (at most 10 ms after that one's strike), together with the others that
+//! waited for it (a rattle's impacts come faster than micro-impacts end). An impact (or several
+//! points landing at once, or impacts that waited together, merged) becomes one micro-impact of
+//! the voice's [`Hammer`] on the floor's modes, struck where the body lands. The micro contact
+//! delivers the macro normal impulse: it meets the floor at the macro approach speed v⁻ with the
+//! macro restitution e = v⁺/v⁻, and its mass is the normal effective mass the macro impulse J
+//! saw, m = J/((1 + e)·v⁻) — without friction exactly 1/(nᵀ·W·n) (Jia–Wang eq. 5), with friction
+//! what stick and slip made of it.
 //! The body's own modes make its side of the contact compliant, which lowers the contact's
 //! dissipation below what eq. (6) inverted for a rigid pair expects (a coin's rim rebounds up to
 //! ~10 % harder; a rod's end bends back and strikes again): before each micro-impact up to four
@@ -48,6 +50,11 @@ const QUEUE: usize = 8;
 /// e > 0); its mass then carries the macro impulse.
 const MIN_MICRO_RESTITUTION: f64 = 0.05;
 const MAX_MICRO_RESTITUTION: f64 = 0.98;
+/// Impacts that waited together are struck as one if they land within this of the first along
+/// the floor's strike axis (where the micro scale strikes it), m: a die's corners do (16 mm
+/// apart, 23 mm across), a pencil's or a brick's ends mostly do not. The floor's highest modes
+/// then hear their mean point rather than each corner, as they do for corners landing at once.
+const MERGE_SPAN_M: f64 = 0.025;
 /// Approaches slower than this (m/s) are not struck.
 const MIN_MICRO_SPEED_M_PER_S: f64 = 1e-4;
 /// A micro-impact (and its trial) ends when its striker has been out of contact this long, s
@@ -118,6 +125,40 @@ pub struct MicroImpact {
     pub delivered_n_s: f64,
     /// Where on the floor's strike axis it lands, 0…1.
     pub position: f64,
+}
+
+impl MicroImpact {
+    /// `impacts` (at least one) struck as one, as points landing together are: their summed
+    /// impulse at their impulse-weighted mean approach speed, rebound and position, which keeps
+    /// their summed momentum and (for one restitution) their summed energy, ½m·v² = J·v/(2(1+e)).
+    fn merged(impacts: &[MicroImpact]) -> MicroImpact {
+        let [first, rest @ ..] = impacts else {
+            return MicroImpact::default();
+        };
+        if rest.is_empty() {
+            return *first;
+        }
+        let j: f64 = impacts.iter().map(|i| i.normal_impulse_n_s).sum();
+        let mean = |f: fn(&MicroImpact) -> f64| {
+            impacts
+                .iter()
+                .map(|i| i.normal_impulse_n_s * f(i))
+                .sum::<f64>()
+                / j
+        };
+        let v_in = mean(|i| i.v_in_m_per_s);
+        let restitution = (mean(|i| i.restitution * i.v_in_m_per_s) / v_in)
+            .clamp(MIN_MICRO_RESTITUTION, MAX_MICRO_RESTITUTION);
+        MicroImpact {
+            at_sample: first.at_sample,
+            v_in_m_per_s: v_in,
+            mass_kg: j / ((1.0 + restitution) * v_in),
+            restitution,
+            normal_impulse_n_s: j,
+            delivered_n_s: f64::NAN,
+            position: mean(|i| i.position),
+        }
+    }
 }
 
 /// A lasting contact: the striker laid on the floor, driven over a rough track.
@@ -357,17 +398,17 @@ impl DropPlay {
             self.lying = true;
             hammer.lie_on(bank, self.scene.body.mass_kg * self.gravity_m_per_s2);
         }
-        // The next impact due, once the micro-impact before it is over, its re-contacts
-        // included (at most [`TRIAL_MAX_S`] after its strike): cut short, it would deliver less
-        // than its trials measured.
-        let due = self.queued > 0 && self.queue[0].at_sample <= self.into_step;
-        if due && (hammer.is_retired() || self.lasting.is_some()) {
-            let mut impact = self.queue[0];
-            self.queue.copy_within(1..self.queued, 0);
+        // The impacts due, once the micro-impact before them is over, its re-contacts included
+        // (at most [`TRIAL_MAX_S`] after its strike: cut short, it would deliver less than its
+        // trials measured).
+        let due = self.impacts_due();
+        if due > 0 && (hammer.is_retired() || self.lasting.is_some()) {
+            let mut impact = MicroImpact::merged(&self.queue[..due]);
+            self.queue.copy_within(due..self.queued, 0);
+            self.queued -= due;
             self.restrike(bank, impact.position, dt_s);
             impact.mass_kg = self.fitted_mass_kg(&impact, hammer, bank, dt_s);
             hammer.share_restitution(&self.trial);
-            self.queued -= 1;
             energy_j += self.strike(hammer, bank, &impact, dt_s);
         }
         if let Some(lasting) = self.lasting {
@@ -378,6 +419,27 @@ impl DropPlay {
         }
         self.into_step += 1;
         energy_j
+    }
+
+    /// How many of the queued impacts are due now and are struck together, as one: those that
+    /// waited for the micro-impact before them (a rattle's impacts come faster than micro-impacts
+    /// end) and land within [`MERGE_SPAN_M`] of the first, as long as their masses add up to no
+    /// more than the body's (a heavier striker would stay on the floor longer than any of them
+    /// did); the first alone whatever its mass.
+    fn impacts_due(&self) -> usize {
+        let (into_step, body_kg) = (self.into_step, self.scene.body.mass_kg);
+        let span = MERGE_SPAN_M / self.floor_size_m;
+        let first = self.queue[0].position;
+        let mut merged_kg = 0.0;
+        self.queue[..self.queued]
+            .iter()
+            .enumerate()
+            .take_while(|(k, impact)| {
+                merged_kg += impact.mass_kg;
+                let alike = (impact.position - first).abs() <= span && merged_kg <= body_kg;
+                impact.at_sample <= into_step && (*k == 0 || alike)
+            })
+            .count()
     }
 
     /// The body rests and its last micro-impact is over (none queued, the hammer retired and

@@ -383,3 +383,52 @@ fn a_drop_rings_its_quiet_stretches_as_blocks_to_the_same_bits() {
         );
     }
 }
+
+/// Impacts that waited for the same micro-impact, struck as one, keep their summed impulse and
+/// (at one restitution) their summed energy Σ½mᵢvᵢ², and land at their impulse-weighted mean
+/// position; one impact is struck as it is (it fails with the impulses' sum halved, or the
+/// speeds' mean unweighted).
+#[test]
+fn impacts_struck_together_keep_their_momentum_and_energy() {
+    let impact = |v_in_m_per_s: f64, mass_kg: f64, position: f64| {
+        let restitution = 0.6;
+        MicroImpact {
+            at_sample: 0,
+            v_in_m_per_s,
+            mass_kg,
+            restitution,
+            normal_impulse_n_s: (1.0 + restitution) * mass_kg * v_in_m_per_s,
+            delivered_n_s: 0.0,
+            position,
+        }
+    };
+    let impacts = [
+        impact(0.3, 0.002, 0.2),
+        impact(0.05, 0.004, 0.5),
+        impact(0.12, 0.001, 0.9),
+    ];
+    let one = MicroImpact::merged(&impacts);
+    let impulse_n_s: f64 = impacts.iter().map(|i| i.normal_impulse_n_s).sum();
+    let energy_j: f64 = impacts
+        .iter()
+        .map(|i| 0.5 * i.mass_kg * i.v_in_m_per_s * i.v_in_m_per_s)
+        .sum();
+    let position = impacts
+        .iter()
+        .map(|i| i.normal_impulse_n_s * i.position)
+        .sum::<f64>()
+        / impulse_n_s;
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * b.abs();
+    assert!(close(one.normal_impulse_n_s, impulse_n_s));
+    assert!(close(
+        (1.0 + one.restitution) * one.mass_kg * one.v_in_m_per_s,
+        impulse_n_s
+    ));
+    assert!(close(
+        0.5 * one.mass_kg * one.v_in_m_per_s * one.v_in_m_per_s,
+        energy_j
+    ));
+    assert!(close(one.restitution, 0.6));
+    assert!(close(one.position, position));
+    assert_eq!(MicroImpact::merged(&impacts[1..2]), impacts[1]);
+}
