@@ -44,7 +44,8 @@ impl RigidBody {
 /// R·Rot(θ) and Rot(θ)ᵀ·Π for a turn θ about body axis `axis` (0, 1, 2), given sin(θ/2) = `s`
 /// and cos(θ/2) = `c`: glam's quaternion product and rotation of a vector (`DQuat::mul_quat`,
 /// `DQuat::mul_vec3` by the conjugate) written out without the turn's zero parts, in glam's
-/// order, so the same bits but for the sign of a zero (a sum's ±0 terms left out).
+/// order, so for a finite q and Π the same bits but for the sign of a zero (a sum's ±0 terms
+/// left out).
 #[inline]
 fn turned(q: DQuat, pi: DVec3, axis: usize, s: f64, c: f64) -> (DQuat, DVec3) {
     let (x, y, z, w) = q.into();

@@ -52,8 +52,9 @@ const MIN_MICRO_RESTITUTION: f64 = 0.05;
 const MAX_MICRO_RESTITUTION: f64 = 0.98;
 /// Impacts that waited together are struck as one if they land within this of the first along
 /// the floor's strike axis (where the micro scale strikes it), m: a die's corners do (16 mm
-/// apart, 23 mm across), a pencil's or a brick's ends mostly do not. The floor's highest modes
-/// then hear their mean point rather than each corner, as they do for corners landing at once.
+/// apart, 23 mm across), a pencil's or a brick's ends mostly do not (nor the corners of a die
+/// scaled past 25 mm). The floor's highest modes then hear their mean point rather than each
+/// corner, as they do for corners landing at once.
 const MERGE_SPAN_M: f64 = 0.025;
 /// Approaches slower than this (m/s) are not struck.
 const MIN_MICRO_SPEED_M_PER_S: f64 = 1e-4;
@@ -129,8 +130,9 @@ pub struct MicroImpact {
 
 impl MicroImpact {
     /// `impacts` (at least one) struck as one, as points landing together are: their summed
-    /// impulse at their impulse-weighted mean approach speed, rebound and position, which keeps
-    /// their summed momentum and (for one restitution) their summed energy, ½m·v² = J·v/(2(1+e)).
+    /// impulse at their impulse-weighted mean approach speed, rebound and position. It keeps
+    /// their summed impulse (the momentum given to the floor), the kinetic energy they lose,
+    /// Σ½J·(v⁻ − v⁺), and at one restitution their summed energy, ½m·v² = J·v/(2(1 + e)).
     fn merged(impacts: &[MicroImpact]) -> MicroImpact {
         let [first, rest @ ..] = impacts else {
             return MicroImpact::default();
@@ -401,8 +403,9 @@ impl DropPlay {
         // The impacts due, once the micro-impact before them is over, its re-contacts included
         // (at most [`TRIAL_MAX_S`] after its strike: cut short, it would deliver less than its
         // trials measured).
-        let due = self.impacts_due();
-        if due > 0 && (hammer.is_retired() || self.lasting.is_some()) {
+        let free = hammer.is_retired() || self.lasting.is_some();
+        let due = if free { self.impacts_due() } else { 0 };
+        if due > 0 {
             let mut impact = MicroImpact::merged(&self.queue[..due]);
             self.queue.copy_within(due..self.queued, 0);
             self.queued -= due;
