@@ -129,9 +129,26 @@ pub struct MicroImpact {
 }
 
 impl MicroImpact {
-    /// `impacts` (at least one) struck as one, as points landing together are: their summed
-    /// impulse at their impulse-weighted mean approach speed, rebound and position. It keeps
-    /// their summed impulse (the momentum given to the floor), the kinetic energy they lose,
+    /// The micro-impact of contacts whose sums are (J, J·v⁻, J·v⁺), struck at `position` (0…1):
+    /// their summed impulse J at their impulse-weighted mean approach speed and rebound, its
+    /// restitution kept within bounds and its mass m = J/((1 + e)·v⁻).
+    fn from_sums(at_sample: usize, [j, j_v_in, j_v_out]: [f64; 3], position: f64) -> Self {
+        let v_in = j_v_in / j;
+        let restitution = (j_v_out / j / v_in).clamp(MIN_MICRO_RESTITUTION, MAX_MICRO_RESTITUTION);
+        MicroImpact {
+            at_sample,
+            v_in_m_per_s: v_in,
+            mass_kg: j / ((1.0 + restitution) * v_in),
+            restitution,
+            normal_impulse_n_s: j,
+            delivered_n_s: f64::NAN,
+            position,
+        }
+    }
+
+    /// `impacts` (at least one) struck as one, as points landing together are
+    /// ([`MicroImpact::from_sums`], at their impulse-weighted mean position). It keeps their
+    /// summed impulse (the momentum given to the floor), the kinetic energy they lose,
     /// Σ½J·(v⁻ − v⁺), and at one restitution their summed energy, ½m·v² = J·v/(2(1 + e)).
     fn merged(impacts: &[MicroImpact]) -> MicroImpact {
         let [first, rest @ ..] = impacts else {
@@ -140,26 +157,16 @@ impl MicroImpact {
         if rest.is_empty() {
             return *first;
         }
-        let j: f64 = impacts.iter().map(|i| i.normal_impulse_n_s).sum();
-        let mean = |f: fn(&MicroImpact) -> f64| {
-            impacts
-                .iter()
-                .map(|i| i.normal_impulse_n_s * f(i))
-                .sum::<f64>()
-                / j
+        let sum = |f: fn(&MicroImpact) -> f64| -> f64 {
+            impacts.iter().map(|i| i.normal_impulse_n_s * f(i)).sum()
         };
-        let v_in = mean(|i| i.v_in_m_per_s);
-        let restitution = (mean(|i| i.restitution * i.v_in_m_per_s) / v_in)
-            .clamp(MIN_MICRO_RESTITUTION, MAX_MICRO_RESTITUTION);
-        MicroImpact {
-            at_sample: first.at_sample,
-            v_in_m_per_s: v_in,
-            mass_kg: j / ((1.0 + restitution) * v_in),
-            restitution,
-            normal_impulse_n_s: j,
-            delivered_n_s: f64::NAN,
-            position: mean(|i| i.position),
-        }
+        let j: f64 = impacts.iter().map(|i| i.normal_impulse_n_s).sum();
+        let sums = [
+            j,
+            sum(|i| i.v_in_m_per_s),
+            sum(|i| i.restitution * i.v_in_m_per_s),
+        ];
+        MicroImpact::from_sums(first.at_sample, sums, sum(|i| i.position) / j)
     }
 }
 
@@ -558,20 +565,15 @@ impl DropPlay {
         if !(j > 0.0) || self.queued == QUEUE || self.lifted {
             return;
         }
-        let v_in = sum[1] / j;
-        if !(v_in > MIN_MICRO_SPEED_M_PER_S) {
+        let impact = MicroImpact::from_sums(
+            at_sample.min(self.step_samples - 1),
+            [j, sum[1], sum[2]],
+            self.floor_position(sum[3] / j),
+        );
+        if !(impact.v_in_m_per_s > MIN_MICRO_SPEED_M_PER_S) {
             return;
         }
-        let restitution = (sum[2] / j / v_in).clamp(MIN_MICRO_RESTITUTION, MAX_MICRO_RESTITUTION);
-        self.queue[self.queued] = MicroImpact {
-            at_sample: at_sample.min(self.step_samples - 1),
-            v_in_m_per_s: v_in,
-            mass_kg: j / ((1.0 + restitution) * v_in),
-            restitution,
-            normal_impulse_n_s: j,
-            delivered_n_s: f64::NAN,
-            position: self.floor_position(sum[3] / j),
-        };
+        self.queue[self.queued] = impact;
         self.queued += 1;
     }
 
