@@ -243,6 +243,11 @@ pub struct Rolling {
     /// Each is computed once as the ball comes to it, instead of 17 per sample.
     grid: [f64; GRID_CACHE],
     next_point: i64,
+    /// The rolling filter at grid points i < `next_envelope`, kept in a ring the same way: each
+    /// is computed once, when the ball first needs it, instead of four a sample (a ball that
+    /// barely moves needs the same four for thousands of samples).
+    envelopes: [f64; GRID_CACHE],
+    next_envelope: i64,
     phasors: GridPhasors,
 }
 
@@ -256,6 +261,8 @@ impl Rolling {
             heights_m: [0.0; 2],
             grid: [0.0; GRID_CACHE],
             next_point: i64::MIN,
+            envelopes: [0.0; GRID_CACHE],
+            next_envelope: i64::MIN,
             phasors: GridPhasors::new(&track),
         };
         let h = rolling.ball_height_m(0.0);
@@ -292,7 +299,14 @@ impl Rolling {
             self.grid[ring_index(i)] = self.phasors.height_m(&self.track, i);
             self.next_point += 1;
         }
-        let [a, b, c, d] = [j - 1, j, j + 1, j + 2].map(|i| self.envelope_at(i));
+        // The filter at j − 1 … j + 2, each from the track heights just made ready around it.
+        self.next_envelope = self.next_envelope.max(j - 1);
+        while self.next_envelope <= j + 2 {
+            let i = self.next_envelope;
+            self.envelopes[ring_index(i)] = self.envelope_at(i);
+            self.next_envelope += 1;
+        }
+        let [a, b, c, d] = [j - 1, j, j + 1, j + 2].map(|i| self.envelopes[ring_index(i)]);
         let spline = b + 0.5
             * f
             * (c - a + f * (2.0 * a - 5.0 * b + 4.0 * c - d + f * (3.0 * (b - c) + d - a)));
@@ -340,6 +354,34 @@ mod tests {
         assert!(worst_on < 1e-15, "{worst_on}");
         let mean_between = error_between / n as f64;
         assert!(mean_between < 0.05 * 2e-6, "{mean_between}");
+    }
+
+    /// The filter values kept between samples are the ones the grid around them gives now, to
+    /// the bit, whether the ball stands, crawls, rolls or is moved past the whole ring at once.
+    #[test]
+    fn the_kept_filter_values_are_the_grids_own() {
+        let track = Track::new(RollSettings::marble(), 0.0);
+        let grid = track.grid_m();
+        let mut rolling = Rolling::new(track);
+        let mut p = 0.0;
+        let moves = [
+            (2000, 0.0),
+            (3000, 0.013),
+            (500, 0.9),
+            (1, 150.0),
+            (800, 1.7),
+        ];
+        for (samples, step_in_grid_points) in moves {
+            for _ in 0..samples {
+                p += step_in_grid_points * grid;
+                rolling.ball_height_m(p);
+                let j = (p / grid).floor() as i64;
+                for i in j - 1..=j + 2 {
+                    let kept = rolling.envelopes[ring_index(i)];
+                    assert_eq!(kept.to_bits(), rolling.envelope_at(i).to_bits(), "at {p} m");
+                }
+            }
+        }
     }
 
     #[test]
