@@ -13,6 +13,8 @@
 //! stayed in contact with less kinetic energy than a fall through the capture velocity for a
 //! while.
 
+use std::cell::Cell;
+
 use glam::{DQuat, DVec3};
 
 use super::jia_wang::{self, Method, Problem};
@@ -129,7 +131,11 @@ struct Standing {
 #[derive(Clone, Debug)]
 pub struct DropScene {
     pub body: RigidBody,
-    pub shape: Shape,
+    shape: Shape,
+    /// The last clearance found and the pose it is for (orientation, height of the centre): a
+    /// step, the rest rule and the editor's record all ask it of the same pose, and the answer
+    /// costs the shape's lowest points.
+    clearance_memo: Cell<(DQuat, f64, f64)>,
     /// Friction coefficient between body and floor.
     pub mu: f64,
     /// PLUS's parameters: restitution (Figure 2), transition velocity, θ_max.
@@ -155,6 +161,7 @@ impl DropScene {
         Self {
             body,
             shape,
+            clearance_memo: Cell::new((DQuat::NAN, f64::NAN, f64::NAN)),
             mu,
             settings,
             gravity_m_per_s2: DVec3::new(0.0, 0.0, -9.81),
@@ -200,9 +207,33 @@ impl DropScene {
         scene
     }
 
+    /// The body's shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
     /// Height of the body's lowest point above the floor.
     pub fn clearance_m(&self) -> f64 {
-        clearance(&self.body, &self.shape)
+        self.clearance_of(&self.body)
+    }
+
+    /// Height of `body`'s lowest point above the floor (this scene's shape in `body`'s pose),
+    /// from the memo when it is for that pose.
+    fn clearance_of(&self, body: &RigidBody) -> f64 {
+        let (q, z) = (body.orientation, body.position_m.z);
+        let (memo_q, memo_z, memo_m) = self.clearance_memo.get();
+        if q == memo_q && z == memo_z {
+            return memo_m;
+        }
+        let clearance_m = clearance(body, &self.shape);
+        self.clearance_memo.set((q, z, clearance_m));
+        clearance_m
+    }
+
+    /// Whether no point of `body` can be below the floor: its centre stands higher than the
+    /// shape reaches (with 10⁻⁹ of it for the rounding of the lowest points).
+    fn surely_clear(&self, body: &RigidBody) -> bool {
+        body.position_m.z >= self.shape.reach_m() * (1.0 + 1e-9)
     }
 
     /// Mechanical energy: kinetic plus potential in gravity, relative to the floor.
@@ -273,7 +304,7 @@ impl DropScene {
         for _ in 0..MAX_LOWEST_POINTS {
             let mut flown = self.body;
             flown.fly(left_s, self.gravity_m_per_s2);
-            if clearance(&flown, &self.shape) >= 0.0 {
+            if self.surely_clear(&flown) || self.clearance_of(&flown) >= 0.0 {
                 self.body = flown;
                 self.time_s += left_s;
                 return Ok(());
@@ -293,7 +324,7 @@ impl DropScene {
                 let mid = 0.5 * (before + after);
                 let mut probe = self.body;
                 probe.fly(mid, self.gravity_m_per_s2);
-                if clearance(&probe, &self.shape) >= 0.0 {
+                if self.clearance_of(&probe) >= 0.0 {
                     before = mid;
                 } else {
                     after = mid;

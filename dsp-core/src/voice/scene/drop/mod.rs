@@ -310,7 +310,7 @@ impl DropPlay {
         let landing_m_per_s = (fall.fall_speed_sq() + throw_m_per_s * throw_m_per_s).sqrt();
         self.rolling = Rolling::new(Track::new(
             RollSettings {
-                radius_m: self.scene.shape.contact_radius_m(),
+                radius_m: self.scene.shape().contact_radius_m(),
                 track: SurfaceSettings {
                     seed,
                     ..patch.drop.surface
@@ -550,12 +550,14 @@ impl DropPlay {
 
     /// Record the body's pose now in the trace.
     fn record_pose(&mut self) {
-        let body = &self.scene.body;
-        let axis_z = (body.orientation * glam::DVec3::Z).z.clamp(-1.0, 1.0);
-        self.trace.push(Pose {
-            t_s: self.scene.time_s as f32,
-            height_m: self.scene.clearance_m() as f32,
-            tilt_rad: axis_z.acos() as f32,
+        let scene = &self.scene;
+        self.trace.push(|| Pose {
+            t_s: scene.time_s as f32,
+            height_m: scene.clearance_m() as f32,
+            tilt_rad: (scene.body.orientation * glam::DVec3::Z)
+                .z
+                .clamp(-1.0, 1.0)
+                .acos() as f32,
         });
     }
 

@@ -66,8 +66,9 @@ impl DropTrace {
         };
     }
 
-    /// Record the pose after a macro step, thinning the record when it is full.
-    pub fn push(&mut self, pose: Pose) {
+    /// Record the pose after a macro step, thinning the record when it is full: `pose` is
+    /// asked for it only when it is kept.
+    pub fn push(&mut self, pose: impl FnOnce() -> Pose) {
         self.skipped += 1;
         if self.skipped < self.stride {
             return;
@@ -80,7 +81,7 @@ impl DropTrace {
             self.len = DROP_TRACE_POINTS / 2;
             self.stride *= 2;
         }
-        self.poses[self.len] = pose;
+        self.poses[self.len] = pose();
         self.len += 1;
         self.serial += 1;
     }
@@ -119,7 +120,7 @@ mod tests {
         let mut trace = DropTrace::default();
         let steps = 5 * DROP_TRACE_POINTS;
         for i in 0..steps {
-            trace.push(Pose {
+            trace.push(|| Pose {
                 t_s: i as f32,
                 ..Pose::default()
             });
