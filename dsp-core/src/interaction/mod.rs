@@ -509,7 +509,12 @@ impl Hammer {
         if self.contact.is_some() || pull > 0.0 {
             return true;
         }
-        let x = self.compression_m(bank);
+        self.may_touch_from(self.compression_m(bank), samples, dt_s)
+    }
+
+    /// [`Hammer::may_touch_within`] for a hammer out of contact with no pull towards the
+    /// object, its compression `x` now.
+    fn may_touch_from(&self, x: f64, samples: usize, dt_s: f64) -> bool {
         let (y, v) = (self.position_m, self.velocity_m_per_s);
         let speed = self.top_speed_m_per_s;
         let span_s = samples as f64 * dt_s;
@@ -642,33 +647,20 @@ impl Hammer {
             return self.ring(bank);
         }
         let Some(contact) = self.contact else {
-            // Free flight: a parabola under gravity (a line without), exact.
-            let g = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
-            let y_end = self.position_m + dt_s * (self.velocity_m_per_s + 0.5 * g * dt_s);
-            // With g ≥ 0 the path is convex towards the object, so its nearest point to the
-            // object within the sample is an end point.
-            if y_end + self.reach_m < 0.0 && self.position_m + self.reach_m < 0.0 {
-                // Out of reach for this whole sample: the surface never gets past −reach.
-                self.position_m = y_end;
-                self.velocity_m_per_s += g * dt_s;
-                if self.recedes_beyond(self.reach_m, RETIRE_GAP_M) {
-                    // Receding, out of reach and never coming back.
-                    self.retire();
+            let (y_end, out_of_reach) = self.flight_end(dt_s);
+            if !out_of_reach {
+                let x = self.compression_m(bank);
+                // Compression at the end of the sample if nothing touches.
+                let x_end =
+                    y_end + self.striker.predict_free(Slot::Full) - bank.predict_free(Slot::Full);
+                if x_end > 0.0 || x > 0.0 {
+                    self.begin_contact(setup, bank, x, x_end, dt_s);
+                    return self.pickup();
                 }
-                return self.ring(bank);
             }
-            let x = self.compression_m(bank);
-            // Compression at the end of the sample if nothing touches: the hammer flies free,
-            // both bodies ring freely.
-            let x_end =
-                y_end + self.striker.predict_free(Slot::Full) - bank.predict_free(Slot::Full);
-            if x_end <= 0.0 && x <= 0.0 {
-                self.position_m = y_end;
-                self.velocity_m_per_s += g * dt_s;
-                return self.ring(bank);
-            }
-            self.begin_contact(setup, bank, x, x_end, dt_s);
-            return self.pickup();
+            // Nothing touches: the hammer flies free, both bodies ring freely.
+            self.fly_to(y_end, out_of_reach, dt_s);
+            return self.ring(bank);
         };
         let h = dt_s / contact.sub_steps as f64;
         for _ in 0..contact.sub_steps {
@@ -684,6 +676,83 @@ impl Hammer {
         self.end_contact_if_separated(bank);
         self.settle_into_the_well(bank, dt_s);
         self.pickup()
+    }
+
+    /// Where this sample's free flight ends (a parabola under the pull, a line without, exact),
+    /// and whether the hammer stays out of reach all through it: with a pull g ≥ 0 the path is
+    /// convex towards the object, so its nearest point to the object is an end point, and the
+    /// surface never gets past −reach.
+    #[inline]
+    fn flight_end(&self, dt_s: f64) -> (f64, bool) {
+        let g = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
+        let y_end = self.position_m + dt_s * (self.velocity_m_per_s + 0.5 * g * dt_s);
+        let out_of_reach = y_end + self.reach_m < 0.0 && self.position_m + self.reach_m < 0.0;
+        (y_end, out_of_reach)
+    }
+
+    /// Take this sample's free flight to `y_end` ([`Hammer::flight_end`]); a hammer out of reach
+    /// that recedes for good retires.
+    #[inline]
+    fn fly_to(&mut self, y_end_m: f64, out_of_reach: bool, dt_s: f64) {
+        let g = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
+        self.position_m = y_end_m;
+        self.velocity_m_per_s += g * dt_s;
+        if out_of_reach && self.recedes_beyond(self.reach_m, RETIRE_GAP_M) {
+            self.retire();
+        }
+    }
+
+    /// How many of the next `samples` samples the hammer surely flies without touching the
+    /// object: the most for which [`Hammer::may_touch_within`] says it cannot (its bound only
+    /// grows with the span), 0 in contact, under a pull towards the object or retired.
+    pub fn free_flight_samples(&self, bank: &ModalBank, samples: usize, dt_s: f64) -> usize {
+        let pull = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
+        if self.retired || self.contact.is_some() || pull > 0.0 || samples == 0 {
+            return 0;
+        }
+        let x = self.compression_m(bank);
+        if !self.may_touch_from(x, samples, dt_s) {
+            return samples;
+        }
+        // The span that may touch is in (free, touching]: halve it.
+        let (mut free, mut touching) = (0, samples);
+        while touching - free > 1 {
+            let mid = free + (touching - free) / 2;
+            if self.may_touch_from(x, mid, dt_s) {
+                touching = mid;
+            } else {
+                free = mid;
+            }
+        }
+        free
+    }
+
+    /// Fly free for up to `mid.len()` samples that [`Hammer::free_flight_samples`] granted,
+    /// writing what the pickups hear into `mid` and `side`: the flight a sample at a time as
+    /// [`Hammer::process_sample`] takes it, both bodies ringing in one block
+    /// ([`ring_heard`]), the same bits. Stops after a sample in which the hammer retires, so
+    /// whoever waits for that sees it; returns the samples flown.
+    pub fn fly_block(
+        &mut self,
+        bank: &mut ModalBank,
+        mid: &mut [f64],
+        side: &mut [f64],
+        dt_s: f64,
+    ) -> usize {
+        debug_assert!(self.contact.is_none());
+        let mut flown = 0;
+        while flown < mid.len() && !self.retired {
+            let (y_end, out_of_reach) = self.flight_end(dt_s);
+            self.fly_to(y_end, out_of_reach, dt_s);
+            flown += 1;
+        }
+        self.samples_since_strike += flown as u64;
+        ring_heard(
+            &mut [(bank, 1.0), (&mut self.striker, self.striker_level)],
+            &mut mid[..flown],
+            &mut side[..flown],
+        );
+        flown
     }
 
     /// In a captured contact, once the ball stops closing (the deepest compression), it comes to

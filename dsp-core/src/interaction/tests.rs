@@ -974,6 +974,63 @@ fn a_hammer_that_may_not_touch_within_a_span_does_not() {
     );
 }
 
+/// A stretch the hammer surely flies free is flown in a block to the same bits as a sample at a
+/// time: each slow strike ([`slow_strike_on_ringing_surfaces`]) is played twice for 100 ms,
+/// once a sample at a time and once in a block wherever [`Hammer::free_flight_samples`] grants
+/// one (up to 96 samples); every sample's pickups and the compression after it agree to the
+/// bit. A grant is the longest span [`Hammer::may_touch_within`] refuses, and some blocks stop
+/// early, at the sample the hammer retires in (it fails if a block flies on past it).
+#[test]
+fn a_free_flight_block_is_the_flight_a_sample_at_a_time() {
+    let dt_s = 1.0 / FS;
+    let (mut blocks, mut retired_in_a_block) = (0, 0);
+    for k in 0..40 {
+        let (mut object, mut hammer, setup) = slow_strike_on_ringing_surfaces(k);
+        let (mut blocked, mut in_blocks, _) = slow_strike_on_ringing_surfaces(k);
+        let mut n = 0;
+        while n < 4800 {
+            let granted = in_blocks.free_flight_samples(&blocked, 96, dt_s);
+            let (mut mid, mut side) = ([0.0; 96], [0.0; 96]);
+            let flown = if granted > 0 {
+                assert!(!in_blocks.may_touch_within(&blocked, granted, dt_s));
+                assert!(granted == 96 || in_blocks.may_touch_within(&blocked, granted + 1, dt_s));
+                let (m, s) = (&mut mid[..granted], &mut side[..granted]);
+                let flown = in_blocks.fly_block(&mut blocked, m, s, dt_s);
+                blocks += 1;
+                retired_in_a_block += usize::from(flown < granted);
+                flown
+            } else {
+                let pickup = in_blocks.process_sample(&setup, &mut blocked, dt_s);
+                (mid[0], side[0]) = (pickup.mid_pa, pickup.side_pa);
+                1
+            };
+            for i in 0..flown {
+                let pickup = hammer.process_sample(&setup, &mut object, dt_s);
+                let bits = |a: f64, b: f64| (a.to_bits(), b.to_bits());
+                assert_eq!(
+                    bits(pickup.mid_pa, pickup.side_pa),
+                    bits(mid[i], side[i]),
+                    "strike {k}, sample {}",
+                    n + i
+                );
+            }
+            n += flown;
+            let (x, x_blocked) = (
+                hammer.compression_m(&object),
+                in_blocks.compression_m(&blocked),
+            );
+            assert_eq!(x.to_bits(), x_blocked.to_bits(), "strike {k}, sample {n}");
+            assert_eq!(
+                hammer.is_retired(),
+                in_blocks.is_retired(),
+                "strike {k}, sample {n}"
+            );
+        }
+    }
+    assert!(blocks > 200, "{blocks} blocks");
+    assert!(retired_in_a_block > 0, "no block ended at a retirement");
+}
+
 /// A hammer in flight over an object retuned down still finds it: a retune to a fifth of the
 /// frequencies keeps each mode's state, so its amplitude √(q² + q̇²/ω₀²) grows up to fivefold,
 /// past the reach the hammer took at its contact's end. After each slow strike

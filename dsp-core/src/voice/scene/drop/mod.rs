@@ -64,8 +64,11 @@ const MIN_MICRO_SPEED_M_PER_S: f64 = 1e-4;
 /// contacts the macro scene did not make.
 const TRIAL_APART_S: f64 = 0.003;
 const TRIAL_MAX_S: f64 = 0.01;
-/// A trial's striker apart is asked whether it can touch again every this many samples.
+/// A striker apart that may touch again is asked again this many samples later (the question
+/// costs about what a sample of flight does).
 const APART_CHECK: usize = 8;
+/// The most samples a trial's striker flies apart in one block.
+const TRIAL_FLIGHT_BLOCK: usize = 64;
 /// Trials per micro-impact at most, the relative impulse error that ends them, and the most
 /// they may change the mass by (a rod's chattering end makes the impulse jump with the mass).
 const TRIALS: usize = 4;
@@ -220,6 +223,9 @@ pub(in crate::voice) struct DropPlay {
     /// Samples since the micro-impact's strike, and since its striker last touched.
     since_strike: usize,
     apart: usize,
+    /// Samples to wait before asking again whether the striker flies apart for sure
+    /// ([`DropPlay::flight_samples`]), after it said no.
+    flight_wait: usize,
     /// [`TRIAL_APART_S`] and [`TRIAL_MAX_S`] in samples.
     apart_samples: usize,
     max_samples: usize,
@@ -265,6 +271,7 @@ impl DropPlay {
             open: None,
             since_strike: 0,
             apart: 0,
+            flight_wait: 0,
             apart_samples: 1,
             max_samples: 1,
             floor_line: StrikeLine::new(&ObjectSpec::marimba(440.0)),
@@ -479,6 +486,41 @@ impl DropPlay {
         }
     }
 
+    /// Samples from now (up to `samples`) in which the micro-impact under way only flies apart,
+    /// so that [`DropPlay::before_sample`] would only count them: its striker has touched,
+    /// recedes and surely cannot touch again ([`Hammer::free_flight_samples`]), no step begins,
+    /// no impact is due (the hammer is not free) and the micro-impact is not over
+    /// ([`TRIAL_MAX_S`], [`TRIAL_APART_S`]). Asked again [`APART_CHECK`] samples after a no.
+    fn flight_samples(
+        &mut self,
+        hammer: &Hammer,
+        bank: &ModalBank,
+        samples: usize,
+        dt_s: f64,
+    ) -> usize {
+        if self.flight_wait > 0 {
+            self.flight_wait -= 1;
+            return 0;
+        }
+        let apart = !hammer.is_retired()
+            && !hammer.in_contact()
+            && self.lasting.is_none()
+            && hammer.stats().onsets > 0
+            && hammer.velocity_m_per_s() < 0.0;
+        if !apart || self.into_step == 0 || self.into_step >= self.step_samples {
+            return 0;
+        }
+        let span = samples
+            .min(self.step_samples - self.into_step)
+            .min(self.max_samples.saturating_sub(self.since_strike))
+            .min(self.apart_samples.saturating_sub(self.apart));
+        let flight = hammer.free_flight_samples(bank, span, dt_s);
+        if flight == 0 {
+            self.flight_wait = APART_CHECK;
+        }
+        flight
+    }
+
     /// Advance the scene by one step and schedule what it reports.
     fn macro_step(&mut self, hammer: &mut Hammer, bank: &mut ModalBank, dt_s: f64) -> f64 {
         let step_s = self.step_samples as f64 * dt_s;
@@ -681,25 +723,37 @@ impl DropPlay {
         };
         trial.strike(&self.trial_floor, impact.v_in_m_per_s, 0.0, impact.mass_kg);
         let v0 = trial.velocity_m_per_s();
-        let mut apart = 0;
+        let (mut done, mut apart, mut wait) = (0, 0, 0);
+        let mut heard = [[0.0; TRIAL_FLIGHT_BLOCK]; 2];
         // As the voice does (see `micro_impact_over`).
-        for done in 1..=self.max_samples {
+        while done < self.max_samples {
+            if apart > 0 && trial.stats().onsets > 0 && wait == 0 {
+                // Apart: no pull acts on a micro-impact's striker, so once it cannot touch
+                // again in the samples the voice would still follow it, its velocity is final;
+                // a stretch in which it surely cannot touch is flown in a block.
+                let left = (self.apart_samples + 1)
+                    .saturating_sub(apart)
+                    .min(self.max_samples - done);
+                let flight = trial.free_flight_samples(&self.trial_floor, left, dt_s);
+                if flight == left {
+                    break;
+                }
+                if flight > 0 {
+                    let n = flight.min(TRIAL_FLIGHT_BLOCK);
+                    let [mid, side] = &mut heard;
+                    let flown =
+                        trial.fly_block(&mut self.trial_floor, &mut mid[..n], &mut side[..n], dt_s);
+                    (done, apart) = (done + flown, apart + flown);
+                    continue;
+                }
+                wait = APART_CHECK;
+            }
+            wait = wait.saturating_sub(1);
             trial.process_sample(&setup, &mut self.trial_floor, dt_s);
+            done += 1;
             // A striker gone for good has delivered all it will: the voice's micro-impact
             // would go on apart for longer, to the same impulse.
             if trial.is_gone_for_good() || parted(trial, &mut apart, self.apart_samples) {
-                break;
-            }
-            // Nor does one that cannot touch again in the samples the voice would still follow
-            // it apart (asked every [`APART_CHECK`] samples apart: the question costs about
-            // what a sample of flight does).
-            if apart == 0 || apart % APART_CHECK != 0 || trial.stats().onsets == 0 {
-                continue;
-            }
-            let left = (self.apart_samples + 1)
-                .saturating_sub(apart)
-                .min(self.max_samples - done);
-            if !trial.may_touch_within(&self.trial_floor, left, dt_s) {
                 break;
             }
         }
@@ -738,6 +792,7 @@ impl DropPlay {
         }
         self.since_strike = 0;
         self.apart = 0;
+        self.flight_wait = 0;
         0.5 * impact.mass_kg * impact.v_in_m_per_s * impact.v_in_m_per_s
     }
 
@@ -879,6 +934,18 @@ impl Scene for DropPlay {
                 bodies.hammer.ring_block(&mut bodies.bank, m, s);
                 self.into_step += quiet;
                 start = end;
+                continue;
+            }
+            let flight = self.flight_samples(&bodies.hammer, &bodies.bank, mid.len() - start, dt_s);
+            if flight > 0 {
+                // The striker only flies apart: a block, the same bits as a sample at a time.
+                let end = start + flight;
+                let (m, s) = (&mut mid[start..end], &mut side[start..end]);
+                let flown = bodies.hammer.fly_block(&mut bodies.bank, m, s, dt_s);
+                self.since_strike += flown;
+                self.apart += flown;
+                self.into_step += flown;
+                start += flown;
                 continue;
             }
             bodies.input_energy_j += self.before_sample(&mut bodies.hammer, &mut bodies.bank, dt_s);
