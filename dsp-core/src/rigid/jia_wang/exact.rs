@@ -41,12 +41,18 @@ fn rhs(walk: &Walk, s: State, iz: f64) -> State {
 /// One classical RK4 step of size `dt`; None if a stage's sliding velocity turns by 90° or more
 /// from the start (the step would cross γ = 0, where eq. 31 is singular).
 fn rk4(walk: &Walk, s: State, iz: f64, dt: f64) -> Option<State> {
+    rk4_from(walk, s, rhs(walk, s, iz), iz, dt)
+}
+
+/// [`rk4`] given its first stage `k1` = [`rhs`] at the start (steps of two lengths from one
+/// start share it).
+#[inline]
+fn rk4_from(walk: &Walk, s: State, k1: State, iz: f64, dt: f64) -> Option<State> {
     let add = |a: State, k: State, c: f64| State {
         gamma: a.gamma + c * k.gamma,
         energy: a.energy + c * k.energy,
     };
     let ok = |x: State| x.gamma.dot(s.gamma) > 0.0;
-    let k1 = rhs(walk, s, iz);
     let s2 = add(s, k1, 0.5 * dt);
     let k2 = rhs(walk, s2, iz + 0.5 * dt);
     let s3 = add(s, k2, 0.5 * dt);
@@ -64,8 +70,9 @@ fn rk4(walk: &Walk, s: State, iz: f64, dt: f64) -> Option<State> {
 /// combination of −μγ̂ at the stages, so it stays in the friction cone) and the error estimate
 /// against one full step, scaled by the velocity and energy scales.
 fn doubled(walk: &Walk, s: State, iz: f64, dt: f64, v: f64, e: f64) -> Option<(State, f64)> {
-    let full = rk4(walk, s, iz, dt)?;
-    let mid = rk4(walk, s, iz, 0.5 * dt)?;
+    let k1 = rhs(walk, s, iz);
+    let full = rk4_from(walk, s, k1, iz, dt)?;
+    let mid = rk4_from(walk, s, k1, iz, 0.5 * dt)?;
     let two = rk4(walk, mid, iz + 0.5 * dt, 0.5 * dt)?;
     let err = ((two.gamma - full.gamma).length() / v).max((two.energy - full.energy).abs() / e);
     Some((two, err / 15.0))
