@@ -509,27 +509,31 @@ impl Hammer {
         if self.contact.is_some() || pull > 0.0 {
             return true;
         }
-        self.may_touch_from(self.compression_m(bank), samples, dt_s)
+        self.may_touch_from(self.compression_m(bank), dt_s)(samples)
     }
 
     /// [`Hammer::may_touch_within`] for a hammer out of contact with no pull towards the
-    /// object, its compression `x` now.
-    fn may_touch_from(&self, x: f64, samples: usize, dt_s: f64) -> bool {
-        let (y, v) = (self.position_m, self.velocity_m_per_s);
+    /// object, its compression `x` now: whether it may touch within a span of samples, asked
+    /// of as many spans as need be (the lines' crossing found once).
+    fn may_touch_from(&self, x: f64, dt_s: f64) -> impl Fn(usize) -> bool {
+        let (y, v, swing_m) = (self.position_m, self.velocity_m_per_s, self.swing_m);
         let speed = self.top_speed_m_per_s;
-        let span_s = samples as f64 * dt_s;
-        let lower_line = |t: f64| (x + (v + speed) * t).min(y + self.swing_m + v * t);
-        let crossing_s = if speed > 0.0 {
-            ((y + self.swing_m - x) / speed).clamp(0.0, span_s)
-        } else {
-            span_s
-        };
-        let highest = lower_line(0.0)
-            .max(lower_line(crossing_s))
-            .max(lower_line(span_s));
-        let margin = 1e-9 * (y.abs() + self.swing_m + v.abs() * span_s);
-        // (A state gone non-finite may touch.)
-        !(highest < -margin)
+        let crossing_s = (y + swing_m - x) / speed;
+        move |samples| {
+            let span_s = samples as f64 * dt_s;
+            let lower_line = |t: f64| (x + (v + speed) * t).min(y + swing_m + v * t);
+            let crossing_s = if speed > 0.0 {
+                crossing_s.clamp(0.0, span_s)
+            } else {
+                span_s
+            };
+            let highest = lower_line(0.0)
+                .max(lower_line(crossing_s))
+                .max(lower_line(span_s));
+            let margin = 1e-9 * (y.abs() + swing_m + v.abs() * span_s);
+            // (A state gone non-finite may touch.)
+            !(highest < -margin)
+        }
     }
 
     /// Whether the hammer flies away from the object (no pull towards it) more than `gap_m`
@@ -710,15 +714,15 @@ impl Hammer {
         if self.retired || self.contact.is_some() || pull > 0.0 || samples == 0 {
             return 0;
         }
-        let x = self.compression_m(bank);
-        if !self.may_touch_from(x, samples, dt_s) {
+        let may_touch = self.may_touch_from(self.compression_m(bank), dt_s);
+        if !may_touch(samples) {
             return samples;
         }
         // The span that may touch is in (free, touching]: halve it.
         let (mut free, mut touching) = (0, samples);
         while touching - free > 1 {
             let mid = free + (touching - free) / 2;
-            if self.may_touch_from(x, mid, dt_s) {
+            if may_touch(mid) {
                 touching = mid;
             } else {
                 free = mid;

@@ -320,18 +320,23 @@ impl DropScene {
             // Bisect the moment of touching within the step (to a millionth of it: 0.25 ns in a
             // 0.25 ms step).
             let (mut before, mut after) = (0.0, left_s);
+            // The body flown to `before` (none yet for 0).
+            let mut touching = None;
             for _ in 0..TOUCH_BISECTIONS {
                 let mid = 0.5 * (before + after);
                 let mut probe = self.body;
                 probe.fly(mid, self.gravity_m_per_s2);
                 if self.clearance_of(&probe) >= 0.0 {
-                    before = mid;
+                    (before, touching) = (mid, Some(probe));
                 } else {
                     after = mid;
                 }
             }
-            let mut touching = self.body;
-            touching.fly(before, self.gravity_m_per_s2);
+            let touching = touching.unwrap_or_else(|| {
+                let mut touching = self.body;
+                touching.fly(before, self.gravity_m_per_s2);
+                touching
+            });
             let (points, count) = self.shape.lowest_points(touching.orientation, PROXIMITY_M);
             let fastest = points[..count]
                 .iter()
