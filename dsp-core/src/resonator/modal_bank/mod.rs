@@ -261,8 +261,10 @@ pub struct ModalBank {
     p: [f64; MAX_MODES],
     sub: Step,
     one_off: Step,
-    /// The step length `sub` was last prepared for, s (NaN: none).
+    /// The step lengths `sub` and `one_off` were last prepared for, s (NaN: none, or the
+    /// modes changed since).
     sub_dt_s: f64,
+    one_off_dt_s: f64,
     /// Steps (of any slot, each no longer than a sample) until the next flush of the
     /// negligible modes.
     steps_to_flush: u32,
@@ -504,6 +506,7 @@ impl ModalBank {
             sub: Step::default(),
             one_off: Step::default(),
             sub_dt_s: f64::NAN,
+            one_off_dt_s: f64::NAN,
             steps_to_flush: 1,
         })
     }
@@ -658,6 +661,7 @@ impl ModalBank {
         self.setup.full_dt_s = 1.0 / sample_rate_hz;
         self.setup.set_full_transition();
         self.steps_to_flush = self.steps_to_flush.min(self.setup.flush_every_steps);
+        self.one_off_dt_s = f64::NAN;
         if refresh_sub && self.sub_dt_s.is_finite() {
             self.setup.transition(self.sub_dt_s, &mut self.sub);
         } else {
@@ -723,6 +727,7 @@ impl ModalBank {
         if self.sub_dt_s.is_finite() {
             shape_inputs_lanes(&shapes, &mut self.sub);
         }
+        self.one_off_dt_s = f64::NAN;
     }
 
     /// Replace the modes, sampled at `sample_rate_hz`. Modes at or above Nyquist, or past
@@ -734,6 +739,7 @@ impl ModalBank {
         self.parked_sigma = [f64::NAN; MAX_MODES];
         self.undamped_sigma = [f64::NAN; MAX_MODES];
         self.sub_dt_s = f64::NAN;
+        self.one_off_dt_s = f64::NAN;
         self.reset();
     }
 
@@ -751,13 +757,14 @@ impl ModalBank {
         self.parked_sigma[..n].fill(f64::NAN);
         self.undamped_sigma = [f64::NAN; MAX_MODES];
         self.sub_dt_s = f64::NAN;
+        self.one_off_dt_s = f64::NAN;
         self.reset();
     }
 
     /// Compute the transition of `slot` (not [`Slot::Full`]) for steps of `dt_s` seconds. Costs an
     /// exponential and a sine/cosine per mode, once per contact (twice for a landing that settles
-    /// into its well); nothing when the sub-step is
-    /// the one prepared last.
+    /// into its well); nothing when the slot's step is the one prepared last, the modes
+    /// unchanged since (a drop's trials of one impact meet the floor the same way).
     pub fn prepare(&mut self, slot: Slot, dt_s: f64) {
         match slot {
             Slot::Full => debug_assert!(false, "the full step is set by set_modes"),
@@ -767,7 +774,12 @@ impl ModalBank {
                     self.sub_dt_s = dt_s;
                 }
             }
-            Slot::OneOff => self.setup.transition(dt_s, &mut self.one_off),
+            Slot::OneOff => {
+                if dt_s != self.one_off_dt_s {
+                    self.setup.transition(dt_s, &mut self.one_off);
+                    self.one_off_dt_s = dt_s;
+                }
+            }
         }
     }
 
@@ -823,6 +835,15 @@ impl ModalBank {
         }
     }
 
+    /// Become a copy of `from` again, a bank this one last became a copy of with
+    /// [`ModalBank::copy_from`] and which has not changed its modes since: its vibration and
+    /// flush schedule only, keeping the transitions this one prepared (a drop's next trial on
+    /// the same floor).
+    pub fn copy_state_from(&mut self, from: &ModalBank) {
+        self.steps_to_flush = from.steps_to_flush;
+        self.copy_vibration(from);
+    }
+
     /// Take `from`'s vibration (displacements and velocities of the lanes in use): `from` holds
     /// the same modes.
     fn copy_vibration(&mut self, from: &ModalBank) {
@@ -840,6 +861,7 @@ impl ModalBank {
         self.parked_sigma[..n].copy_from_slice(&from.parked_sigma[..n]);
         self.undamped_sigma = from.undamped_sigma;
         self.sub_dt_s = f64::NAN;
+        self.one_off_dt_s = f64::NAN;
         self.steps_to_flush = from.steps_to_flush;
         self.copy_vibration(from);
     }

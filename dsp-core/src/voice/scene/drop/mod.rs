@@ -655,7 +655,7 @@ impl DropPlay {
         let mut before: Option<(f64, f64)> = None;
         for _ in 0..TRIALS {
             let mass_kg = trial.mass_kg;
-            let delivered = self.trial_impulse(&trial, hammer, floor, dt_s);
+            let delivered = self.trial_impulse(&trial, hammer, floor, before.is_some(), dt_s);
             // A trial that delivered nothing (it never touched) tells nothing.
             if !(delivered > 0.0) {
                 break;
@@ -702,17 +702,25 @@ impl DropPlay {
     }
 
     /// The normal impulse `impact` delivers, N·s (0 if it never touches), struck by a copy of
-    /// `hammer` (its body's modes as they vibrate, its stiffness scale) on a copy of `floor`.
+    /// `hammer` (its body's modes as they vibrate, its stiffness scale) on a copy of `floor`;
+    /// `again`, the trial before was on the same floor and striker, whose modes the copies keep
+    /// (with the transitions they prepared).
     fn trial_impulse(
         &mut self,
         impact: &MicroImpact,
         hammer: &Hammer,
         floor: &ModalBank,
+        again: bool,
         dt_s: f64,
     ) -> f64 {
         let trial = &mut self.trial;
-        self.trial_floor.copy_from(floor);
-        trial.striker_mut().copy_from(hammer.striker());
+        if again {
+            self.trial_floor.copy_state_from(floor);
+            trial.striker_mut().copy_state_from(hammer.striker());
+        } else {
+            self.trial_floor.copy_from(floor);
+            trial.striker_mut().copy_from(hammer.striker());
+        }
         trial.set_striker_level(hammer.striker_level());
         trial.set_stiffness_scale(hammer.stiffness_scale());
         trial.set_gravity(Gravity::NONE);
