@@ -714,12 +714,21 @@ impl Hammer {
         if self.retired || self.contact.is_some() || pull > 0.0 || samples == 0 {
             return 0;
         }
-        let may_touch = self.may_touch_from(self.compression_m(bank), dt_s);
+        let x = self.compression_m(bank);
+        let may_touch = self.may_touch_from(x, dt_s);
         if !may_touch(samples) {
             return samples;
         }
-        // The span that may touch is in (free, touching]: halve it.
-        let (mut free, mut touching) = (0, samples);
+        // The bound's lines reach the object after `guess` samples (its margin aside): the span
+        // that may touch is found next to it, else in (free, touching] by halving.
+        let guess = ((self.first_touch_s(x) / dt_s).floor() as usize).min(samples - 1);
+        let (mut free, mut touching) = if may_touch(guess) {
+            (0, guess)
+        } else if may_touch(guess + 1) {
+            return guess;
+        } else {
+            (guess + 1, samples)
+        };
         while touching - free > 1 {
             let mid = free + (touching - free) / 2;
             if may_touch(mid) {
@@ -729,6 +738,29 @@ impl Hammer {
             }
         }
         free
+    }
+
+    /// When both lines of [`Hammer::may_touch_within`]'s bound, x + (v + V)·t and
+    /// y + swing + v·t, first stand at or above zero, s from now (∞ if they never do): where
+    /// the bound first reaches the object, its round-off margin aside. Each line is at or
+    /// above zero on a half-line of t; the moment is the start of where the two meet.
+    fn first_touch_s(&self, x: f64) -> f64 {
+        let (v, speed) = (self.velocity_m_per_s, self.top_speed_m_per_s);
+        let (mut from_s, mut until_s) = (0.0f64, f64::INFINITY);
+        for (at_zero, slope) in [(x, v + speed), (self.position_m + self.swing_m, v)] {
+            if slope > 0.0 {
+                from_s = from_s.max(-at_zero / slope);
+            } else if slope < 0.0 {
+                until_s = until_s.min(-at_zero / slope);
+            } else if at_zero < 0.0 {
+                return f64::INFINITY;
+            }
+        }
+        if from_s <= until_s {
+            from_s
+        } else {
+            f64::INFINITY
+        }
     }
 
     /// Fly free for up to `mid.len()` samples that [`Hammer::free_flight_samples`] granted,
