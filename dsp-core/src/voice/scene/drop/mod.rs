@@ -957,6 +957,20 @@ impl Scene for DropPlay {
                 continue;
             }
             bodies.input_energy_j += self.before_sample(&mut bodies.hammer, &mut bodies.bank, dt_s);
+            if bodies.hammer.is_retired() {
+                // Only ringing in this sample (a step with nothing to strike): with the quiet
+                // samples after it, a block.
+                let end = start
+                    + 1
+                    + self
+                        .quiet_samples(&bodies.hammer)
+                        .min(mid.len() - start - 1);
+                let (m, s) = (&mut mid[start..end], &mut side[start..end]);
+                bodies.hammer.ring_block(&mut bodies.bank, m, s);
+                self.into_step += end - start - 1;
+                start = end;
+                continue;
+            }
             let pickup = bodies
                 .hammer
                 .process_sample(&self.setup, &mut bodies.bank, dt_s);
