@@ -1165,11 +1165,13 @@ impl ModalBank {
 pub(crate) fn ring_heard(banks: &mut [(&mut ModalBank, f64)], mid: &mut [f64], side: &mut [f64]) {
     debug_assert_eq!(mid.len(), side.len());
     // The sums are zeroed for as many samples as a call takes at a time: a short call (a
-    // sample, a drop's quiet stretch within its 0.25 ms macro step, 11–48 samples from 44.1 to
-    // 192 kHz) does not clear 8 KiB.
+    // sample, a drop's striker flying apart for a few samples or its quiet stretch within its
+    // 0.25 ms macro step, 11–48 samples from 44.1 to 192 kHz) does not clear 8 KiB.
     match mid.len().min(side.len()) {
         0..=1 => ring_rows::<1>(banks, mid, side),
-        2..=16 => ring_rows::<16>(banks, mid, side),
+        2..=4 => ring_rows::<4>(banks, mid, side),
+        5..=8 => ring_rows::<8>(banks, mid, side),
+        9..=16 => ring_rows::<16>(banks, mid, side),
         17..=48 => ring_rows::<48>(banks, mid, side),
         _ => ring_rows::<RING_BLOCK>(banks, mid, side),
     }
