@@ -511,9 +511,12 @@ impl ModalBank {
         })
     }
 
-    /// Set the modal mass in kg (takes effect at the next [`ModalBank::set_modes`]).
+    /// Set the modal mass in kg (takes effect at the next [`ModalBank::set_modes`]; a step
+    /// prepared before is prepared again).
     pub fn set_mass_kg(&mut self, mass_kg: f64) {
         self.setup.mass_kg = mass_kg.max(1e-9);
+        self.sub_dt_s = f64::NAN;
+        self.one_off_dt_s = f64::NAN;
     }
 
     /// Shorten every mode's T60 to `fraction` of its current value from now on, keeping the

@@ -199,18 +199,25 @@ fn a_held_force_moves_the_strike_point_by_the_compliance() {
 
 /// A one-off step prepared again for the same length is taken from the last only while the
 /// modes are the ones it was made for: after each way of changing them (a retune, a new strike
-/// point, a note-off's decay, a choke, a damper, new modes, a copy of another bank) the step
-/// held under a force is, to the bit, a fresh bank's with those modes; with no change, too.
+/// point, a note-off's decay, a choke, a damper put on or taken off, a new modal mass, new
+/// modes, a copy of another bank) the step held under a force is, to the bit, a fresh bank's
+/// with those modes; with no change, too.
 #[test]
 fn a_prepared_step_is_kept_only_for_its_modes() {
     let dt_s = 0.37 / FS;
-    let changes: [fn(&mut ModalBank); 8] = [
+    let changes: [fn(&mut ModalBank); 10] = [
         |_| {},
         |b| b.retune(1.5, FS, 0.05, false),
         |b| b.restrike(|_| 0.5, FS),
         |b| b.scale_decay(0.5, FS, false),
         |b| b.limit_t60(0.01, FS),
         |b| b.add_strike_damper(|_| 3.0),
+        |b| {
+            b.add_strike_damper(|_| 3.0);
+            b.prepare(Slot::OneOff, 0.37 / FS);
+            b.remove_strike_damper();
+        },
+        |b| b.set_mass_kg(0.3),
         |b| b.set_modes(&[mode(900.0, 0.2)], FS),
         |b| b.copy_from(&one_mode(1100.0, 0.4)),
     ];
@@ -580,7 +587,7 @@ fn a_block_rung_is_the_same_bits_as_a_sample_at_a_time() {
     let expected: Vec<Pickup> = (0..1000).map(|_| by_sample.ring()).collect();
     let (mut mid, mut side) = (vec![0.0; 1000], vec![0.0; 1000]);
     let mut start = 0;
-    for len in [1, 63, 64, 65, 200, 7, 30, 300, 300].into_iter().cycle() {
+    for len in [1, 63, 64, 65, 200, 7, 3, 30, 300, 300].into_iter().cycle() {
         let end = (start + len).min(1000);
         by_block.ring_block(&mut mid[start..end], &mut side[start..end]);
         start = end;
@@ -624,7 +631,7 @@ fn two_banks_rung_together_sound_as_each_alone_at_its_gain() {
         .collect();
     let (mut mid, mut side) = (vec![0.0; 1000], vec![0.0; 1000]);
     let mut start = 0;
-    for len in [1, 63, 64, 65, 200, 7, 30, 300, 300].into_iter().cycle() {
+    for len in [1, 63, 64, 65, 200, 7, 3, 30, 300, 300].into_iter().cycle() {
         let end = (start + len).min(1000);
         let banks = &mut [(&mut *object, 1.0), (&mut *striker, 0.6)];
         ring_heard(banks, &mut mid[start..end], &mut side[start..end]);

@@ -703,8 +703,9 @@ impl DropPlay {
 
     /// The normal impulse `impact` delivers, N·s (0 if it never touches), struck by a copy of
     /// `hammer` (its body's modes as they vibrate, its stiffness scale) on a copy of `floor`;
-    /// `again`, the trial before was on the same floor and striker, whose modes the copies keep
-    /// (with the transitions they prepared).
+    /// `again`, the trial before was on the same floor, whose modes the floor's copy keeps (with
+    /// the transitions it prepared). The striker is copied afresh: a strike takes a lying body's
+    /// damper off its copy.
     fn trial_impulse(
         &mut self,
         impact: &MicroImpact,
@@ -716,11 +717,10 @@ impl DropPlay {
         let trial = &mut self.trial;
         if again {
             self.trial_floor.copy_state_from(floor);
-            trial.striker_mut().copy_state_from(hammer.striker());
         } else {
             self.trial_floor.copy_from(floor);
-            trial.striker_mut().copy_from(hammer.striker());
         }
+        trial.striker_mut().copy_from(hammer.striker());
         trial.set_striker_level(hammer.striker_level());
         trial.set_stiffness_scale(hammer.stiffness_scale());
         trial.set_gravity(Gravity::NONE);

@@ -329,9 +329,10 @@ fn a_spoon_at_rest_on_tiles_falls_quiet() {
 }
 
 /// A drop rendered as the voice renders it (its quiet stretches, where nothing happens but the
-/// retired hammer's ringing, as blocks) is the same bits as a sample at a time by its definition
-/// (`before_sample`, then the hammer's sample), a third of its samples or more quiet: die, coin,
-/// spoon and brick from 15 cm, in pieces of odd lengths.
+/// retired hammer's ringing, and its striker's flights apart as blocks) is the same bits as a
+/// sample at a time by its definition (`before_sample`, then the hammer's sample), a third of
+/// its samples or more quiet and some flown apart: die, coin, spoon and brick from 15 cm, in
+/// pieces of odd lengths.
 #[test]
 fn a_drop_rings_its_quiet_stretches_as_blocks_to_the_same_bits() {
     let dt_s = 1.0 / 48_000.0;
@@ -346,7 +347,7 @@ fn a_drop_rings_its_quiet_stretches_as_blocks_to_the_same_bits() {
         for engine in [&mut by_voice, &mut by_sample] {
             engine.note_on(&patch, 60, 1.0);
         }
-        let (mut quiet, mut samples) = (0, 0);
+        let (mut quiet, mut flying, mut samples) = (0, 0, 0);
         for len in [1, 777, 64, 300, 5, 1000].into_iter().cycle().take(360) {
             let [mut mid, mut side, mut mid_ref, mut side_ref] = [(); 4].map(|_| vec![0.0; len]);
             let voice = &mut by_voice.voices[0];
@@ -356,6 +357,8 @@ fn a_drop_rings_its_quiet_stretches_as_blocks_to_the_same_bits() {
             let (drop, bodies) = (&mut voice.scenes.drop, &mut voice.bodies);
             for k in 0..len {
                 quiet += usize::from(drop.quiet_samples(&bodies.hammer) > 0);
+                let flight = drop.flight_samples(&bodies.hammer, &bodies.bank, 1, dt_s);
+                flying += usize::from(flight > 0);
                 bodies.input_energy_j +=
                     drop.before_sample(&mut bodies.hammer, &mut bodies.bank, dt_s);
                 let pickup = bodies
@@ -381,6 +384,7 @@ fn a_drop_rings_its_quiet_stretches_as_blocks_to_the_same_bits() {
             3 * quiet > samples,
             "{body:?}: {quiet} of {samples} samples quiet"
         );
+        assert!(flying > 0, "{body:?}: no sample flown apart");
     }
 }
 
