@@ -436,7 +436,7 @@ impl Hammer {
         self.setup = *setup;
         self.setup.law.stiffness = scaled_stiffness(setup.law.stiffness, self.stiffness_scale);
         let law = self.setup.law;
-        let weight_n = mass_kg * (self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2).max(0.0);
+        let weight_n = mass_kg * self.pull_m_per_s2().max(0.0);
         let x_eq = (weight_n / law.stiffness).powf(1.0 / law.alpha);
         // The striker's own modes start where the contact's reaction holds them.
         self.striker.preload(-weight_n);
@@ -467,6 +467,13 @@ impl Hammer {
             self.striker.hold_static_force(-self.force_n);
         }
         self.retire();
+    }
+
+    /// What pulls the striker towards the object, m/s²: gravity, plus the rolling track's
+    /// acceleration under it in the track's frame.
+    #[inline]
+    fn pull_m_per_s2(&self) -> f64 {
+        self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2
     }
 
     /// Whether the hammer is out of reach and no longer integrated.
@@ -505,7 +512,7 @@ impl Hammer {
         if self.retired {
             return false;
         }
-        let pull = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
+        let pull = self.pull_m_per_s2();
         if self.contact.is_some() || pull > 0.0 {
             return true;
         }
@@ -540,7 +547,7 @@ impl Hammer {
     /// beyond `reach_m`, a bound on how far both surfaces can swing with the energy they hold
     /// (as of the last strike or contact's end: free modes never gain energy).
     fn recedes_beyond(&self, reach_m: f64, gap_m: f64) -> bool {
-        let pull = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
+        let pull = self.pull_m_per_s2();
         self.velocity_m_per_s <= 0.0 && pull <= 0.0 && self.position_m + reach_m < -gap_m
     }
 
@@ -688,7 +695,7 @@ impl Hammer {
     /// surface never gets past −reach.
     #[inline]
     fn flight_end(&self, dt_s: f64) -> (f64, bool) {
-        let g = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
+        let g = self.pull_m_per_s2();
         let y_end = self.position_m + dt_s * (self.velocity_m_per_s + 0.5 * g * dt_s);
         let out_of_reach = y_end + self.reach_m < 0.0 && self.position_m + self.reach_m < 0.0;
         (y_end, out_of_reach)
@@ -698,7 +705,7 @@ impl Hammer {
     /// that recedes for good retires.
     #[inline]
     fn fly_to(&mut self, y_end_m: f64, out_of_reach: bool, dt_s: f64) {
-        let g = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
+        let g = self.pull_m_per_s2();
         self.position_m = y_end_m;
         self.velocity_m_per_s += g * dt_s;
         if out_of_reach && self.recedes_beyond(self.reach_m, RETIRE_GAP_M) {
@@ -710,7 +717,7 @@ impl Hammer {
     /// object: the most for which [`Hammer::may_touch_within`] says it cannot (its bound only
     /// grows with the span), 0 in contact, under a pull towards the object or retired.
     pub fn free_flight_samples(&self, bank: &ModalBank, samples: usize, dt_s: f64) -> usize {
-        let pull = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
+        let pull = self.pull_m_per_s2();
         if self.retired || self.contact.is_some() || pull > 0.0 || samples == 0 {
             return 0;
         }

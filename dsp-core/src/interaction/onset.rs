@@ -38,7 +38,7 @@ impl Hammer {
             let t = theta * dt_s;
             bank.prepare(Slot::OneOff, t);
             self.striker.prepare(Slot::OneOff, t);
-            let g = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
+            let g = self.pull_m_per_s2();
             self.position_m += t * (self.velocity_m_per_s + 0.5 * g * t);
             self.velocity_m_per_s += g * t;
             bank.advance(Slot::OneOff, 0.0);
@@ -295,7 +295,7 @@ impl Hammer {
     fn is_bound(&self) -> bool {
         let (w, w_dot) = self.contact_point();
         let (x, v) = (self.position_m - w, self.velocity_m_per_s - w_dot);
-        let load_m_per_s2 = self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2;
+        let load_m_per_s2 = self.pull_m_per_s2();
         let energy_j = 0.5 * self.mass_kg * v * v + potential_j(&self.setup.law, x)
             - self.mass_kg * load_m_per_s2 * x;
         energy_j < 0.0
@@ -358,10 +358,7 @@ impl Hammer {
             v_in_m_per_s: contact.v_in_m_per_s,
         }
         .v_out_exact_m_per_s();
-        let (t, g) = (
-            x / v,
-            self.gravity.accel_m_per_s2 + self.track_accel_m_per_s2,
-        );
+        let (t, g) = (x / v, self.pull_m_per_s2());
         let (w, w_dot) = self.contact_point();
         self.position_m = w + t * (v_out + 0.5 * g * t);
         self.velocity_m_per_s = w_dot + v_out + g * t;
