@@ -521,6 +521,28 @@ impl DropPlay {
         flight
     }
 
+    /// Ring, from `start`, the `taken` samples [`DropPlay::before_sample`] has already taken
+    /// and the quiet samples after them ([`DropPlay::quiet_samples`]: nothing happens but
+    /// ringing until the next step or impact) as one block, the same bits as a sample at a time;
+    /// returns where the block ends.
+    fn ring_quiet(
+        &mut self,
+        bodies: &mut Bodies,
+        mid: &mut [f64],
+        side: &mut [f64],
+        start: usize,
+        taken: usize,
+    ) -> usize {
+        let quiet = self
+            .quiet_samples(&bodies.hammer)
+            .min(mid.len() - start - taken);
+        let end = start + taken + quiet;
+        let (m, s) = (&mut mid[start..end], &mut side[start..end]);
+        bodies.hammer.ring_block(&mut bodies.bank, m, s);
+        self.into_step += quiet;
+        end
+    }
+
     /// Advance the scene by one step and schedule what it reports.
     fn macro_step(&mut self, hammer: &mut Hammer, bank: &mut ModalBank, dt_s: f64) -> f64 {
         let step_s = self.step_samples as f64 * dt_s;
@@ -933,15 +955,8 @@ impl Scene for DropPlay {
         debug_assert_eq!(mid.len(), side.len());
         let mut start = 0;
         while start < mid.len() {
-            let quiet = self.quiet_samples(&bodies.hammer).min(mid.len() - start);
-            if quiet > 0 {
-                // Nothing happens but ringing until the next step or impact: a block, the same
-                // bits as a sample at a time.
-                let end = start + quiet;
-                let (m, s) = (&mut mid[start..end], &mut side[start..end]);
-                bodies.hammer.ring_block(&mut bodies.bank, m, s);
-                self.into_step += quiet;
-                start = end;
+            if self.quiet_samples(&bodies.hammer) > 0 {
+                start = self.ring_quiet(bodies, mid, side, start, 0);
                 continue;
             }
             let flight = self.flight_samples(&bodies.hammer, &bodies.bank, mid.len() - start, dt_s);
@@ -958,17 +973,8 @@ impl Scene for DropPlay {
             }
             bodies.input_energy_j += self.before_sample(&mut bodies.hammer, &mut bodies.bank, dt_s);
             if bodies.hammer.is_retired() {
-                // Only ringing in this sample (a step with nothing to strike): with the quiet
-                // samples after it, a block.
-                let end = start
-                    + 1
-                    + self
-                        .quiet_samples(&bodies.hammer)
-                        .min(mid.len() - start - 1);
-                let (m, s) = (&mut mid[start..end], &mut side[start..end]);
-                bodies.hammer.ring_block(&mut bodies.bank, m, s);
-                self.into_step += end - start - 1;
-                start = end;
+                // Only ringing in this sample (a step with nothing to strike).
+                start = self.ring_quiet(bodies, mid, side, start, 1);
                 continue;
             }
             let pickup = bodies
