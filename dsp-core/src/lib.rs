@@ -13,6 +13,7 @@
 // contacts' rows); an index loop is their clearest form.
 #![allow(clippy::needless_range_loop)]
 
+pub mod analysis;
 pub mod analytic;
 pub mod body;
 pub mod contact;

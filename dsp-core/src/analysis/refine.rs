@@ -1,0 +1,295 @@
+//! A band's modes fitted to its signal by least squares, the filter's onset transient included.
+
+use super::bands::Band;
+use nalgebra::{DMatrix, DVector};
+use num_complex::Complex64;
+
+/// One mode as a band sees it: s = ln v, v its pole per full-rate sample at baseband (the
+/// band's centre taken off), and c its complex amplitude at the onset (see [`Fit::model`]).
+#[derive(Clone, Copy, Debug)]
+pub struct BandMode {
+    pub s: Complex64,
+    pub c: Complex64,
+}
+
+/// Below this |G(s)| a mode lies in the band's stop-band: it stays in the model as found, and
+/// a neighbouring band fits it.
+const FROZEN_GAIN: f64 = 1e-3;
+/// The click's terms: g, its first and its second difference.
+const CLICK_TERMS: usize = 3;
+/// A mode's sums stop where its envelope has fallen this far.
+const NEGLIGIBLE: f64 = 1e-9;
+
+/// The band's data and the range of it the modes are fitted over.
+pub struct Fit<'a> {
+    pub band: &'a Band,
+    /// The onset, in full-rate samples from the recording's start.
+    pub onset: usize,
+    /// The band samples used: from the first the onset reaches through the filter to the last
+    /// the recording's end does not.
+    pub first: usize,
+    pub last: usize,
+}
+
+impl Fit<'_> {
+    /// τ_m = m·D − onset: band sample m's time from the onset, in full-rate samples.
+    fn tau(&self, m: usize) -> i64 {
+        (m * self.band.decimation) as i64 - self.onset as i64
+    }
+
+    /// The first band sample whose filter has seen only the ringing modes, τ ≥ h.
+    pub fn steady(&self) -> usize {
+        let h = self.band.half_taps() as i64;
+        let d = self.band.decimation as i64;
+        ((self.onset as i64 + h + d - 1) / d).max(self.first as i64) as usize
+    }
+
+    /// φ(m) and dφ/ds for a mode b·vⁿ⁻ᵒⁿˢᵉᵗ that starts at the onset (n ≥ onset):
+    /// φ(m) = Σ_{k=−h}^{min(h, τ)} g[k]·e^{s(τ−k)}, the filter's partial sum while it reaches
+    /// before the onset, G(s)·e^{sτ} once it does not; the band sees c·φ(m), c = b·e^{−iω_c·onset}.
+    /// Calls `each(index into first..=last, φ, dφ/ds)` until the envelope is negligible.
+    fn model(&self, s: Complex64, mut each: impl FnMut(usize, Complex64, Complex64)) {
+        let h = self.band.half_taps() as i64;
+        let (g_s, dg_s) = self.band.transfer(s);
+        let step = (s * self.band.decimation as f64).exp();
+        let mut steady: Option<Complex64> = None;
+        for m in self.first..=self.last {
+            let tau = self.tau(m);
+            if tau < -h {
+                continue;
+            }
+            if tau < h {
+                let (phi, dphi) = self.partial(s, tau);
+                each(m - self.first, phi, dphi);
+                continue;
+            }
+            let e = match steady {
+                Some(previous) => previous * step,
+                None => (s * tau as f64).exp(),
+            };
+            steady = Some(e);
+            if e.norm() < NEGLIGIBLE {
+                break;
+            }
+            each(m - self.first, g_s * e, (g_s * tau as f64 + dg_s) * e);
+        }
+    }
+
+    /// The partial sums of φ and dφ/ds at a band sample whose filter still reaches before the onset.
+    fn partial(&self, s: Complex64, tau: i64) -> (Complex64, Complex64) {
+        let h = self.band.half_taps() as i64;
+        let (mut phi, mut dphi) = (Complex64::new(0.0, 0.0), Complex64::new(0.0, 0.0));
+        for k in -h..=tau.min(h) {
+            let g = self.band.filter[(k + h) as usize];
+            let lag = (tau - k) as f64;
+            let e = (s * lag).exp();
+            phi += g * e;
+            dphi += g * lag * e;
+        }
+        (phi, dphi)
+    }
+
+    /// The band's data over the fitted range.
+    pub fn data(&self) -> &[Complex64] {
+        &self.band.signal[self.first..=self.last]
+    }
+
+    /// The residual of the data after `modes`.
+    pub fn residual(&self, modes: &[BandMode]) -> Vec<Complex64> {
+        let mut r = self.data().to_vec();
+        for mode in modes {
+            self.model(mode.s, |i, phi, _| r[i] -= mode.c * phi);
+        }
+        r
+    }
+
+    /// The amplitudes of modes at `poles` (ζ per band sample) by joint least squares over the
+    /// steady data from `start` for `len` samples: the Gram matrix Σᵤ ζ̄ᵢᵘ·ζⱼᵘ in closed form
+    /// (geometric sums), then c = β/(G(s)·e^{s·τ_start}).
+    pub fn amplitudes(&self, poles: &[Complex64], start: usize, len: usize) -> Vec<BandMode> {
+        let d = self.band.decimation as f64;
+        let sigma: Vec<Complex64> = poles.iter().map(|z| z.ln()).collect();
+        let p = poles.len();
+        let gram = DMatrix::from_fn(p, p, |i, j| geometric_sum(sigma[i].conj() + sigma[j], len));
+        let y = &self.band.signal[start..start + len];
+        let rhs = DVector::from_iterator(
+            p,
+            poles.iter().map(|z| {
+                let (mut e, mut sum) = (Complex64::new(1.0, 0.0), Complex64::new(0.0, 0.0));
+                for &v in y {
+                    sum += e.conj() * v;
+                    e *= z;
+                }
+                sum
+            }),
+        );
+        let beta = gram.lu().solve(&rhs).unwrap_or_else(|| DVector::zeros(p));
+        let tau = self.tau(start) as f64;
+        sigma
+            .iter()
+            .zip(beta.iter())
+            .map(|(&sig, &b)| {
+                let s = sig / d;
+                let (g_s, _) = self.band.transfer(s);
+                BandMode {
+                    s,
+                    c: b / (g_s * (s * tau).exp()),
+                }
+            })
+            .collect()
+    }
+
+    /// Refine every mode in turn (RELAX: Li & Stoica 1996), each by Gauss–Newton steps on its
+    /// (c, s) against the data less all the others, over `sweeps` passes.
+    pub fn relax(&self, modes: &mut Vec<BandMode>, sweeps: usize) -> Vec<Complex64> {
+        let mut r = self.residual(modes);
+        let limit = std::f64::consts::PI / self.band.decimation as f64;
+        let mut click = [Complex64::new(0.0, 0.0); CLICK_TERMS];
+        for _ in 0..sweeps {
+            self.fit_click(&mut click, &mut r);
+            for i in 0..modes.len() {
+                if self.band.transfer(modes[i].s).0.norm() < FROZEN_GAIN {
+                    continue;
+                }
+                for _ in 0..2 {
+                    modes[i] = self.gauss_newton(modes[i], &mut r);
+                }
+            }
+            modes.retain(|m| m.s.im.abs() < limit && m.c.is_finite() && m.s.is_finite());
+        }
+        r
+    }
+
+    /// The click every mode outside the band makes as it starts: at the band samples whose
+    /// filter reaches the onset (|τ| ≤ h) its response Σ_{k≤τ} g[k]·e^{iθ(τ−k)} to a mode at a
+    /// stop-band frequency θ is, by summation by parts, a combination of g[τ] and its
+    /// differences; the first [`CLICK_TERMS`] of them are fitted by least squares to `r` plus
+    /// the click fitted so far, and `r` is left without the new click.
+    fn fit_click(&self, click: &mut [Complex64; CLICK_TERMS], r: &mut [Complex64]) {
+        let rows: Vec<(usize, [f64; CLICK_TERMS])> = (self.first..=self.last)
+            .filter_map(|m| self.click_basis(self.tau(m)).map(|b| (m - self.first, b)))
+            .collect();
+        if rows.len() <= 2 * CLICK_TERMS {
+            return;
+        }
+        let mut gram = DMatrix::<Complex64>::zeros(CLICK_TERMS, CLICK_TERMS);
+        let mut rhs = DVector::<Complex64>::zeros(CLICK_TERMS);
+        for (i, basis) in &rows {
+            let old: Complex64 = basis.iter().zip(click.iter()).map(|(b, c)| c * b).sum();
+            r[*i] += old;
+            for a in 0..CLICK_TERMS {
+                rhs[a] += r[*i] * basis[a];
+                for b in 0..CLICK_TERMS {
+                    gram[(a, b)] += Complex64::new(basis[a] * basis[b], 0.0);
+                }
+            }
+        }
+        let Some(solution) = gram.lu().solve(&rhs) else {
+            return;
+        };
+        click.copy_from_slice(solution.as_slice());
+        for (i, basis) in &rows {
+            let new: Complex64 = basis.iter().zip(click.iter()).map(|(b, c)| c * b).sum();
+            r[*i] -= new;
+        }
+    }
+
+    /// g[τ] and its first differences (central, then second), or None where the filter does
+    /// not reach the onset.
+    fn click_basis(&self, tau: i64) -> Option<[f64; CLICK_TERMS]> {
+        let h = self.band.half_taps() as i64;
+        if tau.abs() > h {
+            return None;
+        }
+        let g = |k: i64| {
+            if k.abs() > h {
+                0.0
+            } else {
+                self.band.filter[(k + h) as usize]
+            }
+        };
+        Some([
+            g(tau),
+            0.5 * (g(tau + 1) - g(tau - 1)),
+            g(tau + 1) - 2.0 * g(tau) + g(tau - 1),
+        ])
+    }
+
+    /// One Gauss–Newton step of one mode, kept only if the residual's energy falls (else a half
+    /// step, then none); `r` is the residual of all modes and is updated.
+    fn gauss_newton(&self, mode: BandMode, r: &mut [Complex64]) -> BandMode {
+        let zero = Complex64::new(0.0, 0.0);
+        let (mut a11, mut a12, mut a22, mut b1, mut b2) = (0.0, zero, 0.0, zero, zero);
+        self.model(mode.s, |i, phi, dphi| {
+            a11 += phi.norm_sqr();
+            a12 += phi.conj() * dphi;
+            a22 += dphi.norm_sqr();
+            b1 += phi.conj() * r[i];
+            b2 += dphi.conj() * r[i];
+        });
+        // J = [φ, c·φ'] → JᴴJ = [[a11, c·a12], [c̄·ā12, |c|²·a22]], Jᴴr = [b1, c̄·b2].
+        let c = mode.c;
+        let (m11, m12, m22) = (a11, c * a12, c.norm_sqr() * a22);
+        let (r1, r2) = (b1, c.conj() * b2);
+        let det = m11 * m22 - m12.norm_sqr();
+        if !(det > 1e-300) {
+            return mode;
+        }
+        let dc = (m22 * r1 - m12 * r2) / det;
+        let ds = (m11 * r2 - m12.conj() * r1) / det;
+        for fraction in [1.0, 0.5] {
+            let trial = BandMode {
+                s: mode.s + ds * fraction,
+                c: mode.c + dc * fraction,
+            };
+            if self.try_replace(mode, trial, r) {
+                return trial;
+            }
+        }
+        mode
+    }
+
+    /// Replace `old` by `new` in the residual `r` if that lowers its energy; say whether it did.
+    /// (A model's samples run on from the same first index, as far as each one's envelope lasts.)
+    fn try_replace(&self, old: BandMode, new: BandMode, r: &mut [Complex64]) -> bool {
+        let mut start = None;
+        let (mut before, mut after) = (Vec::new(), Vec::new());
+        self.model(old.s, |i, phi, _| {
+            start.get_or_insert(i);
+            before.push(old.c * phi);
+        });
+        self.model(new.s, |i, phi, _| {
+            start.get_or_insert(i);
+            after.push(new.c * phi);
+        });
+        let start = start.unwrap_or(0);
+        let extent = before.len().max(after.len()).min(r.len() - start);
+        let zero = Complex64::new(0.0, 0.0);
+        let delta = |j: usize| before.get(j).unwrap_or(&zero) - after.get(j).unwrap_or(&zero);
+        let gain: f64 = (0..extent)
+            .map(|j| (r[start + j] + delta(j)).norm_sqr() - r[start + j].norm_sqr())
+            .sum();
+        if !(gain <= 0.0) {
+            return false;
+        }
+        for j in 0..extent {
+            r[start + j] += delta(j);
+        }
+        true
+    }
+}
+
+/// Σ_{u=0}^{L−1} e^{q·u} = expm1(L·q)/expm1(q), exact near q = 0 too.
+fn geometric_sum(q: Complex64, len: usize) -> Complex64 {
+    if q.norm() < 1e-300 {
+        return Complex64::new(len as f64, 0.0);
+    }
+    expm1(q * len as f64) / expm1(q)
+}
+
+/// e^z − 1 without cancellation: (eˣ·cos y − 1) = expm1(x)·cos y − 2·sin²(y/2).
+fn expm1(z: Complex64) -> Complex64 {
+    let (x, y) = (z.re, z.im);
+    let half = (0.5 * y).sin();
+    Complex64::new(x.exp_m1() * y.cos() - 2.0 * half * half, x.exp() * y.sin())
+}
