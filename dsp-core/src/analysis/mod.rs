@@ -36,7 +36,7 @@ impl Default for Options {
         Options {
             max_modes: 512,
             min_level_db: -90.0,
-            min_snr_db: 25.0,
+            min_snr_db: 32.0,
         }
     }
 }
@@ -138,7 +138,7 @@ fn analyse_band(
         return Vec::new();
     }
     let mut modes = fit.amplitudes(&poles, steady, window);
-    let residual = fit.relax(&mut modes, 4);
+    let residual = fit.relax(&mut modes, 6);
     let tail = &residual[steady - first..];
     let noise_band = tail.iter().map(|v| v.norm_sqr()).sum::<f64>() / tail.len() as f64;
     let filter_power: f64 = band.filter.iter().map(|g| g * g).sum();
@@ -163,8 +163,8 @@ fn esprit_window(y: &[Complex64]) -> usize {
     ((loud + 1) * W).clamp(384.min(y.len()), y.len())
 }
 
-/// A band's mode as a [`Mode`], if the band owns it (its frequency in the zone), it decays and
-/// it stands [`Options::min_snr_db`] above the noise.
+/// A band's mode as a [`Mode`], if the band owns it (its frequency in the zone), it decays, it
+/// outlasts the band filter's reach and it stands [`Options::min_snr_db`] above the noise.
 fn owned_mode(
     band: &bands::Band,
     onset: usize,
@@ -176,6 +176,12 @@ fn owned_mode(
     let omega = band.center_rad + mode.s.im;
     let frequency_hz = omega * fs / (2.0 * PI);
     let decay_per_sample = -mode.s.re;
+    // A mode that dies within the filter's reach (T60 < 2h samples) cannot be told from the
+    // click of the onset.
+    let t60_samples = 1000f64.ln() / decay_per_sample;
+    if !(t60_samples >= 2.0 * band.half_taps() as f64) {
+        return None;
+    }
     if !(decay_per_sample > 0.0) || frequency_hz < band.zone_hz.0 || frequency_hz >= band.zone_hz.1
     {
         return None;

@@ -15,8 +15,10 @@ pub struct BandMode {
 /// Below this |G(s)| a mode lies in the band's stop-band: it stays in the model as found, and
 /// a neighbouring band fits it.
 const FROZEN_GAIN: f64 = 1e-3;
-/// The click's terms: g, its first and its second difference.
-const CLICK_TERMS: usize = 3;
+/// The click's terms: g and its first four differences.
+const CLICK_TERMS: usize = 5;
+/// RELAX has converged when no mode's phase over its duration moves by more than this.
+const CONVERGED_RAD: f64 = 1e-4;
 /// A mode's sums stop where its envelope has fallen this far.
 const NEGLIGIBLE: f64 = 1e-9;
 
@@ -140,22 +142,32 @@ impl Fit<'_> {
     }
 
     /// Refine every mode in turn (RELAX: Li & Stoica 1996), each by Gauss–Newton steps on its
-    /// (c, s) against the data less all the others, over `sweeps` passes.
-    pub fn relax(&self, modes: &mut Vec<BandMode>, sweeps: usize) -> Vec<Complex64> {
+    /// (c, s) against the data less all the others and the onset's click, sweep after sweep
+    /// until no mode's phase over its own duration, |Δs|·min(L, 1/δ), moves by [`CONVERGED_RAD`]
+    /// (at most `max_sweeps`). Returns the residual.
+    pub fn relax(&self, modes: &mut Vec<BandMode>, max_sweeps: usize) -> Vec<Complex64> {
         let mut r = self.residual(modes);
         let limit = std::f64::consts::PI / self.band.decimation as f64;
+        let span = ((self.last - self.first + 1) * self.band.decimation) as f64;
         let mut click = [Complex64::new(0.0, 0.0); CLICK_TERMS];
-        for _ in 0..sweeps {
+        for _ in 0..max_sweeps {
             self.fit_click(&mut click, &mut r);
+            let mut moved: f64 = 0.0;
             for i in 0..modes.len() {
                 if self.band.transfer(modes[i].s).0.norm() < FROZEN_GAIN {
                     continue;
                 }
+                let before = modes[i].s;
                 for _ in 0..2 {
                     modes[i] = self.gauss_newton(modes[i], &mut r);
                 }
+                let duration = span.min(1.0 / (-modes[i].s.re).max(1e-12));
+                moved = moved.max((modes[i].s - before).norm() * duration);
             }
             modes.retain(|m| m.s.im.abs() < limit && m.c.is_finite() && m.s.is_finite());
+            if moved < CONVERGED_RAD {
+                break;
+            }
         }
         r
     }
@@ -194,8 +206,8 @@ impl Fit<'_> {
         }
     }
 
-    /// g[τ] and its first differences (central, then second), or None where the filter does
-    /// not reach the onset.
+    /// g[τ] and its central differences of orders 1 to 4, or None where the filter does not
+    /// reach the onset.
     fn click_basis(&self, tau: i64) -> Option<[f64; CLICK_TERMS]> {
         let h = self.band.half_taps() as i64;
         if tau.abs() > h {
@@ -208,10 +220,13 @@ impl Fit<'_> {
                 self.band.filter[(k + h) as usize]
             }
         };
+        let (m2, m1, z, p1, p2) = (g(tau - 2), g(tau - 1), g(tau), g(tau + 1), g(tau + 2));
         Some([
-            g(tau),
-            0.5 * (g(tau + 1) - g(tau - 1)),
-            g(tau + 1) - 2.0 * g(tau) + g(tau - 1),
+            z,
+            0.5 * (p1 - m1),
+            p1 - 2.0 * z + m1,
+            0.5 * (p2 - 2.0 * p1 + 2.0 * m1 - m2),
+            p2 - 4.0 * p1 + 6.0 * z - 4.0 * m1 + m2,
         ])
     }
 
