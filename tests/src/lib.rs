@@ -2,6 +2,9 @@
 //! thread and checks the threads of the plugin's calls into it, plus the spectral helpers the
 //! whole-product tests and the demo share.
 
+pub mod compare;
+pub mod reference;
+
 use clack_extensions::params::{
     HostParams, HostParamsImplMainThread, HostParamsImplShared, ParamClearFlags, ParamInfoBuffer,
     ParamInfoFlags, ParamRescanFlags, PluginParams,

@@ -4,10 +4,12 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod analyse;
 mod apt;
 mod audition;
 mod bench;
 mod breaking;
+mod compare;
 mod crumple;
 mod demo;
 mod drop;
@@ -15,6 +17,7 @@ mod factory;
 mod friction;
 mod media;
 mod paper;
+mod reference;
 mod render;
 mod rigid;
 mod scenes;
@@ -87,6 +90,17 @@ const USAGE: &str = "usage: cargo xtask <command>
   friction steady --normal-force-n N --mu-static S --mu-kinetic K --stribeck-m-per-s VS
            --velocity-m-per-s V [--json]
                          the force of steady sliding
+  analyse REC [--max-modes N] [--min-level-db L] [--json]
+                         the damped modes of a recorded strike (WAV or FLAC): frequency, T60,
+                         level, phase; the noise floor and the residual (subband ESPRIT)
+  compare A B [--max-partials N] [--json]
+                         two recordings (WAV/FLAC) onset-aligned and RMS-normalised, compared
+                         independently of the subspace analysis: partials (STFT peaks) and their
+                         T60, Schroeder T60, centroids at 20/100 ms, log-mel distance
+  reference [--json | --markdown] [--wav DIR]
+                         the reference set of real recordings (installs Debian's freepats and
+                         hydrogen-drumkits if missing): every fixture with its real instrument,
+                         note, rates, unlooped length and kind; --wav: each as DIR/<id>.wav
   scrape --surface ridges|fractal|grain --ridge-spacing-m D --speed-m-per-s V [--ridge-shape
          rounded|saw|teeth] [--height-m H] [--sample-rate-hz R] [--json]
                          a stylus drawn over a surface: pulse rate, force centroid, alias
@@ -142,6 +156,9 @@ fn main() -> Result<()> {
         Some("render") => render::render(render::RenderArgs::parse_from(&args)),
         Some("friction") => friction::friction(&friction::FrictionArgs::parse_from(&args)),
         Some("scrape") => scrape::run(&scrape::ScrapeArgs::parse_from(&args)),
+        Some("analyse") => analyse::analyse(&analyse::AnalyseArgs::parse_from(&args)),
+        Some("compare") => compare::compare(&compare::CompareArgs::parse_from(&args)),
+        Some("reference") => reference::reference(&reference::ReferenceArgs::parse_from(&args)),
         Some("restitution") => paper::restitution(&paper::RestitutionArgs::parse_from(&args)),
         Some("help" | "--help" | "-h") | None => {
             println!("{USAGE}");
@@ -209,6 +226,8 @@ fn test() -> Result<()> {
     let no_alloc = no_alloc.canonicalize()?;
     let clap = PathBuf::from(CLAP_BUNDLE).canonicalize()?;
 
+    // The reference set's recordings are read from Debian's packages, never committed.
+    apt::ensure_packages(&urto_host_tests::reference::PACKAGES)?;
     cargo(
         &["test", "--workspace"],
         &[("URTO_CLAP", &clap), ("URTO_CLAP_NO_ALLOC", &no_alloc)],

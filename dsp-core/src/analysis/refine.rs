@@ -52,7 +52,8 @@ impl Fit<'_> {
     /// Calls `each(index into first..=last, φ, dφ/ds)` until the envelope is negligible.
     fn model(&self, s: Complex64, mut each: impl FnMut(usize, Complex64, Complex64)) {
         let h = self.band.half_taps() as i64;
-        let (g_s, dg_s) = self.band.transfer(s);
+        let (sums, dsums) = self.partial_sums(s);
+        let (g_s, dg_s) = (sums[sums.len() - 1], dsums[dsums.len() - 1]);
         let step = (s * self.band.decimation as f64).exp();
         let mut steady: Option<Complex64> = None;
         for m in self.first..=self.last {
@@ -61,8 +62,14 @@ impl Fit<'_> {
                 continue;
             }
             if tau < h {
-                let (phi, dphi) = self.partial(s, tau);
-                each(m - self.first, phi, dphi);
+                // e^{sτ}·P(τ) and e^{sτ}·(τ·P(τ) + Q(τ)): the sums up to k = τ.
+                let e = (s * tau as f64).exp();
+                let j = (tau + h) as usize;
+                each(
+                    m - self.first,
+                    e * sums[j],
+                    e * (sums[j] * tau as f64 + dsums[j]),
+                );
                 continue;
             }
             let e = match steady {
@@ -77,18 +84,24 @@ impl Fit<'_> {
         }
     }
 
-    /// The partial sums of φ and dφ/ds at a band sample whose filter still reaches before the onset.
-    fn partial(&self, s: Complex64, tau: i64) -> (Complex64, Complex64) {
-        let h = self.band.half_taps() as i64;
-        let (mut phi, mut dphi) = (Complex64::new(0.0, 0.0), Complex64::new(0.0, 0.0));
-        for k in -h..=tau.min(h) {
-            let g = self.band.filter[(k + h) as usize];
-            let lag = (tau - k) as f64;
-            let e = (s * lag).exp();
-            phi += g * e;
-            dphi += g * lag * e;
+    /// P(j) = Σ_{k=−h}^{j} g[k]·e^{−sk} and Q(j) = Σ_{k=−h}^{j} −k·g[k]·e^{−sk} for j = −h…h
+    /// (index j + h): the filter's partial sums, P(h) = G(s) and Q(h) = dG/ds.
+    fn partial_sums(&self, s: Complex64) -> (Vec<Complex64>, Vec<Complex64>) {
+        let h = self.band.half_taps() as f64;
+        let step = (-s).exp();
+        let mut e = (s * h).exp();
+        let (mut p, mut q) = (Complex64::new(0.0, 0.0), Complex64::new(0.0, 0.0));
+        let mut sums = Vec::with_capacity(self.band.filter.len());
+        let mut dsums = Vec::with_capacity(self.band.filter.len());
+        for (i, &g) in self.band.filter.iter().enumerate() {
+            let k = i as f64 - h;
+            p += g * e;
+            q -= g * k * e;
+            sums.push(p);
+            dsums.push(q);
+            e *= step;
         }
-        (phi, dphi)
+        (sums, dsums)
     }
 
     /// The band's data over the fitted range.
