@@ -7,6 +7,8 @@
 //! header is wrong about it, and only its unlooped part: what the instrument played, not a
 //! sampler's loop. docs/reference-set.md lists the set.
 
+#[cfg(test)]
+mod agreement;
 mod freepats;
 mod kits;
 pub mod pat;
