@@ -8,11 +8,12 @@ pub const MAX_DIMENSION: usize = 128;
 /// ESTER's threshold: the order is the largest p whose J(p) = 1/‖E(p)‖₂² reaches it.
 const ESTER_THRESHOLD: f64 = 10.0;
 
-/// The decaying poles ζ (per decimated sample) that ESPRIT finds in `y`, of the order ESTER chose.
-pub fn poles(y: &[Complex64], max_order: usize) -> Vec<Complex64> {
+/// The decaying poles ζ (per decimated sample) that ESPRIT finds in `y`, of the order ESTER
+/// chose, and the noise's power per band sample (its eigenvalue).
+pub fn poles(y: &[Complex64], max_order: usize) -> (Vec<Complex64>, f64) {
     let n = MAX_DIMENSION.min(y.len() / 3);
     if n < 4 {
-        return Vec::new();
+        return (Vec::new(), 0.0);
     }
     let (values, vectors) = subspace(&covariance(y, n));
     // ESTER's invariance holds trivially as p nears n: look no further than n/3.
@@ -22,10 +23,10 @@ pub fn poles(y: &[Complex64], max_order: usize) -> Vec<Complex64> {
     let above = values.iter().take_while(|&&v| v > 2.0 * noise).count();
     let order = ester_order(&vectors, max_order.min(above));
     if order == 0 {
-        return Vec::new();
+        return (Vec::new(), noise);
     }
     let phi = rotation(&vectors.columns(0, order).into_owned());
-    eigenvalues(phi)
+    (eigenvalues(phi), noise)
 }
 
 /// R = (1/L)·Σₖ yₖ·yₖᴴ over the L = len − n + 1 snapshots yₖ = (y[k] … y[k+n−1]): its first row

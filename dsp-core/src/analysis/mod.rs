@@ -9,6 +9,7 @@
 pub mod bands;
 mod esprit;
 mod input;
+mod joint;
 pub mod recording;
 mod refine;
 
@@ -133,16 +134,21 @@ fn analyse_band(
         return Vec::new();
     }
     let window = esprit_window(&band.signal[steady..=last]);
-    let poles = esprit::poles(&band.signal[steady..steady + window], 64);
+    let (poles, _) = esprit::poles(&band.signal[steady..steady + window], 64);
     if poles.is_empty() {
         return Vec::new();
     }
     let mut modes = fit.amplitudes(&poles, steady, window);
     let residual = fit.relax(&mut modes, 6);
-    let tail = &residual[steady - first..];
-    let noise_band = tail.iter().map(|v| v.norm_sqr()).sum::<f64>() / tail.len() as f64;
-    let filter_power: f64 = band.filter.iter().map(|g| g * g).sum();
-    let noise = noise_band / filter_power;
+    let noise = band_noise(band, &residual[steady - first..]);
+    // What stands no higher than noise could stand, or lies in the stop-band, is dropped before
+    // the joint fit.
+    modes.retain(|m| {
+        band.transfer(m.s).0.norm() >= 1e-3
+            && matched_snr_db(2.0 * m.c.norm(), -m.s.re, noise) >= 10.0
+    });
+    let residual = fit.joint(&mut modes, &[]);
+    let noise = band_noise(band, &residual[steady - first..]);
     modes
         .iter()
         .filter_map(|m| owned_mode(band, onset, fs, m, noise, options))
@@ -163,6 +169,21 @@ fn esprit_window(y: &[Complex64]) -> usize {
     ((loud + 1) * W).clamp(384.min(y.len()), y.len())
 }
 
+/// The band's noise per full-rate sample: the residual's mean power over its steady samples ÷ Σg².
+fn band_noise(band: &bands::Band, steady_residual: &[Complex64]) -> f64 {
+    let power =
+        steady_residual.iter().map(|v| v.norm_sqr()).sum::<f64>() / steady_residual.len() as f64;
+    let filter_power: f64 = band.filter.iter().map(|g| g * g).sum();
+    (power / filter_power).max(f64::MIN_POSITIVE)
+}
+
+/// A mode's SNR as a matched filter hears it, dB: 2E/σ², E = Σₙ (A·e^{−δn}·cos)² ≈
+/// A²/(4·(1 − e^{−2δ})), δ its decay per sample and σ² the noise's per-sample power.
+fn matched_snr_db(amplitude: f64, decay_per_sample: f64, noise: f64) -> f64 {
+    let energy = amplitude * amplitude / (4.0 * -(-2.0 * decay_per_sample).exp_m1());
+    10.0 * (2.0 * energy / noise).log10()
+}
+
 /// A band's mode as a [`Mode`], if the band owns it (its frequency in the zone), it decays, it
 /// outlasts the band filter's reach and it stands [`Options::min_snr_db`] above the noise.
 fn owned_mode(
@@ -176,10 +197,10 @@ fn owned_mode(
     let omega = band.center_rad + mode.s.im;
     let frequency_hz = omega * fs / (2.0 * PI);
     let decay_per_sample = -mode.s.re;
-    // A mode that dies within the filter's reach (T60 < 2h samples) cannot be told from the
+    // A mode that dies within the filter's reach (T60 < 3h samples) cannot be told from the
     // click of the onset.
     let t60_samples = 1000f64.ln() / decay_per_sample;
-    if !(t60_samples >= 2.0 * band.half_taps() as f64) {
+    if !(t60_samples >= 3.0 * band.half_taps() as f64) {
         return None;
     }
     if !(decay_per_sample > 0.0) || frequency_hz < band.zone_hz.0 || frequency_hz >= band.zone_hz.1
@@ -188,10 +209,7 @@ fn owned_mode(
     }
     let b = mode.c * Complex64::from_polar(1.0, band.center_rad * onset as f64);
     let amplitude = 2.0 * b.norm();
-    // E = Σₙ (A·e^{−δn}·cos)² ≈ A²/(4·(1 − e^{−2δ})); the matched filter's SNR is 2E/σ².
-    let energy = amplitude * amplitude / (4.0 * -(-2.0 * decay_per_sample).exp_m1());
-    let snr_db = 10.0 * (2.0 * energy / noise).log10();
-    if !(snr_db >= options.min_snr_db) {
+    if !(matched_snr_db(amplitude, decay_per_sample, noise) >= options.min_snr_db) {
         return None;
     }
     Some(Mode {

@@ -16,7 +16,7 @@ pub struct BandMode {
 /// a neighbouring band fits it.
 const FROZEN_GAIN: f64 = 1e-3;
 /// The click's terms: g and its first four differences.
-const CLICK_TERMS: usize = 5;
+pub(super) const CLICK_TERMS: usize = 5;
 /// RELAX has converged when no mode's phase over its duration moves by more than this.
 const CONVERGED_RAD: f64 = 1e-4;
 /// A mode's sums stop where its envelope has fallen this far.
@@ -35,7 +35,7 @@ pub struct Fit<'a> {
 
 impl Fit<'_> {
     /// τ_m = m·D − onset: band sample m's time from the onset, in full-rate samples.
-    fn tau(&self, m: usize) -> i64 {
+    pub(super) fn tau(&self, m: usize) -> i64 {
         (m * self.band.decimation) as i64 - self.onset as i64
     }
 
@@ -50,7 +50,7 @@ impl Fit<'_> {
     /// φ(m) = Σ_{k=−h}^{min(h, τ)} g[k]·e^{s(τ−k)}, the filter's partial sum while it reaches
     /// before the onset, G(s)·e^{sτ} once it does not; the band sees c·φ(m), c = b·e^{−iω_c·onset}.
     /// Calls `each(index into first..=last, φ, dφ/ds)` until the envelope is negligible.
-    fn model(&self, s: Complex64, mut each: impl FnMut(usize, Complex64, Complex64)) {
+    pub(super) fn model(&self, s: Complex64, mut each: impl FnMut(usize, Complex64, Complex64)) {
         let h = self.band.half_taps() as i64;
         let (sums, dsums) = self.partial_sums(s);
         let (g_s, dg_s) = (sums[sums.len() - 1], dsums[dsums.len() - 1]);
@@ -77,7 +77,7 @@ impl Fit<'_> {
                 None => (s * tau as f64).exp(),
             };
             steady = Some(e);
-            if e.norm() < NEGLIGIBLE {
+            if e.norm_sqr() < NEGLIGIBLE * NEGLIGIBLE {
                 break;
             }
             each(m - self.first, g_s * e, (g_s * tau as f64 + dg_s) * e);
@@ -154,7 +154,7 @@ impl Fit<'_> {
             .collect()
     }
 
-    /// Refine every mode in turn (RELAX: Li & Stoica 1996), each by Gauss–Newton steps on its
+    /// Refine every mode in turn (RELAX: Li & Stoica 1996), each by two Gauss–Newton steps on its
     /// (c, s) against the data less all the others and the onset's click, sweep after sweep
     /// until no mode's phase over its own duration, |Δs|·min(L, 1/δ), moves by [`CONVERGED_RAD`]
     /// (at most `max_sweeps`). Returns the residual.
@@ -221,7 +221,7 @@ impl Fit<'_> {
 
     /// g[τ] and its central differences of orders 1 to 4, or None where the filter does not
     /// reach the onset.
-    fn click_basis(&self, tau: i64) -> Option<[f64; CLICK_TERMS]> {
+    pub(super) fn click_basis(&self, tau: i64) -> Option<[f64; CLICK_TERMS]> {
         let h = self.band.half_taps() as i64;
         if tau.abs() > h {
             return None;
