@@ -20,6 +20,9 @@ pub struct AnalyseArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// Also draw the recording's spectrogram with the modes found marked, as a PNG.
+    #[arg(long, value_name = "PNG")]
+    spectrogram: Option<PathBuf>,
 }
 
 /// Bad input is named on standard error with exit code 2.
@@ -51,6 +54,29 @@ pub fn analyse(args: &AnalyseArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&to_json(&result))?);
     } else {
         print_table(&result);
+    }
+    if let Some(png) = &args.spectrogram {
+        crate::media::register_font()?;
+        let audio: Vec<f32> = recording.samples.iter().map(|&x| x as f32).collect();
+        let marks: Vec<f64> = result
+            .modes
+            .iter()
+            .take(40)
+            .map(|m| m.frequency_hz)
+            .collect();
+        let title = format!(
+            "{} and its {} strongest modes",
+            args.recording.display(),
+            marks.len()
+        );
+        crate::media::spectrogram_at(
+            png,
+            &title,
+            &audio,
+            recording.sample_rate_hz,
+            &marks,
+            "modes found",
+        )?;
     }
     Ok(())
 }

@@ -90,7 +90,7 @@ const USAGE: &str = "usage: cargo xtask <command>
   friction steady --normal-force-n N --mu-static S --mu-kinetic K --stribeck-m-per-s VS
            --velocity-m-per-s V [--json]
                          the force of steady sliding
-  analyse REC [--max-modes N] [--min-level-db L] [--json]
+  analyse REC [--max-modes N] [--min-level-db L] [--json] [--spectrogram PNG]
                          the damped modes of a recorded strike (WAV or FLAC): frequency, T60,
                          level, phase; the noise floor and the residual (subband ESPRIT)
   compare A B [--max-partials N] [--json]

@@ -118,11 +118,23 @@ pub fn spectrogram(
     marks_hz: &[f64],
     marks_are: &str,
 ) -> Result<()> {
+    spectrogram_at(path, title, audio, FS, marks_hz, marks_are)
+}
+
+/// [`spectrogram`] of audio sampled at `fs` Hz (a recording's own rate).
+pub fn spectrogram_at(
+    path: &Path,
+    title: &str,
+    audio: &[f32],
+    fs: f64,
+    marks_hz: &[f64],
+    marks_are: &str,
+) -> Result<()> {
     let fft = rustfft::FftPlanner::<f64>::new().plan_fft_forward(FRAME);
     let window: Vec<f64> = (0..FRAME)
         .map(|i| 0.5 - 0.5 * (std::f64::consts::TAU * i as f64 / FRAME as f64).cos())
         .collect();
-    let bins = ((SPECTROGRAM_MAX_HZ / FS * FRAME as f64) as usize).min(FRAME / 2);
+    let bins = ((SPECTROGRAM_MAX_HZ / fs * FRAME as f64) as usize).min(FRAME / 2);
     let mut frames: Vec<Vec<f64>> = vec![];
     let mut buffer = vec![rustfft::num_complex::Complex::new(0.0, 0.0); FRAME];
     for start in (0..audio.len().saturating_sub(FRAME)).step_by(HOP) {
@@ -141,7 +153,7 @@ pub fn spectrogram(
     let root = BitMapBackend::new(path, (1000, 530)).into_drawing_area();
     root.fill(&WHITE)?;
     let (plot_area, caption_area) = root.split_vertically(500);
-    let seconds = audio.len() as f64 / FS;
+    let seconds = audio.len() as f64 / fs;
     let mut chart = ChartBuilder::on(&plot_area)
         .caption(title, ("sans-serif", 22))
         .margin(12)
@@ -155,7 +167,7 @@ pub fn spectrogram(
         .label_style(("sans-serif", 16))
         .disable_mesh()
         .draw()?;
-    let (dt, df) = (HOP as f64 / FS, FS / FRAME as f64);
+    let (dt, df) = (HOP as f64 / fs, fs / FRAME as f64);
     chart.draw_series(frames.iter().enumerate().flat_map(|(i, frame)| {
         frame.iter().enumerate().map(move |(k, &db)| {
             let level = ((db - top) / SPECTROGRAM_RANGE_DB + 1.0).clamp(0.0, 1.0);
