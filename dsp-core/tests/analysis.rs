@@ -297,3 +297,189 @@ fn a_beating_pair_half_a_hertz_apart_is_resolved() {
         );
     }
 }
+
+/// A strike after 0.3 s of noise, on a DC offset: the onset found where it starts, and every
+/// mode's level and phase right at the onset the analysis reports (the generator's truth carried
+/// to that time), phase within 3 σ of its Cramér–Rao bound.
+#[test]
+fn a_strike_after_a_lead_in_on_a_dc_offset_is_timed_and_phased_at_its_onset() {
+    let fs = 44100.0;
+    let truth = [
+        Truth {
+            frequency_hz: 523.3,
+            t60_s: 1.2,
+            amplitude: 0.3,
+            phase_rad: 1.1,
+        },
+        Truth {
+            frequency_hz: 1447.0,
+            t60_s: 0.6,
+            amplitude: 0.15,
+            phase_rad: -2.0,
+        },
+        Truth {
+            frequency_hz: 3911.0,
+            t60_s: 0.2,
+            amplitude: 0.1,
+            phase_rad: 0.4,
+        },
+    ];
+    let sigma = 1e-4;
+    let lead = (0.3 * fs) as usize;
+    let strike = generate(&truth, fs, 2.0, 0.0, 0);
+    let mut rng = fastrand::Rng::with_seed(31);
+    let x: Vec<f64> = (0..lead + strike.len())
+        .map(|i| 0.1 + sigma * gaussian(&mut rng) + if i >= lead { strike[i - lead] } else { 0.0 })
+        .collect();
+    let analysis = analyse(
+        &Recording {
+            samples: x.clone(),
+            sample_rate_hz: fs,
+        },
+        &Options::default(),
+    )
+    .unwrap();
+    let onset = (analysis.onset_s * fs).round() as usize;
+    assert!(
+        onset.abs_diff(lead) <= 2,
+        "onset at sample {onset}, the strike at {lead}"
+    );
+    let late_s = (onset as f64 - lead as f64) / fs;
+    for t in &truth {
+        // The truth at the reported onset.
+        let at = Truth {
+            amplitude: t.amplitude * (-t.decay_per_s() * late_s).exp(),
+            phase_rad: t.phase_rad + 2.0 * PI * t.frequency_hz * late_s,
+            ..*t
+        };
+        let found = nearest(&analysis.modes, t.frequency_hz).unwrap();
+        let cents = 1200.0 * (found.frequency_hz / t.frequency_hz).log2();
+        let level_db = 20.0 * (found.amplitude / at.amplitude).log10();
+        let phase_error = (found.phase_rad - at.phase_rad + PI).rem_euclid(2.0 * PI) - PI;
+        let sd_phase = cramer_rao_phase(&at, fs, x.len() - onset, sigma);
+        assert!(
+            cents.abs() < 1.0 && (found.t60_s / t.t60_s - 1.0).abs() < 0.03,
+            "{t:?}: {found:?}"
+        );
+        assert!(level_db.abs() < 0.5, "{t:?}: level {level_db:.3} dB");
+        assert!(
+            phase_error.abs() <= 3.0 * sd_phase + 1e-9,
+            "{t:?}: phase {phase_error:.2e} rad, σ {sd_phase:.2e}"
+        );
+    }
+}
+
+/// The Cramér–Rao bound of a mode's phase alone in white noise, rad (as [`cramer_rao`]).
+fn cramer_rao_phase(m: &Truth, fs: f64, n: usize, sigma: f64) -> f64 {
+    let mut fisher = [[0.0f64; 4]; 4];
+    let omega = 2.0 * PI * m.frequency_hz / fs;
+    let delta = m.decay_per_s() / fs;
+    for i in 0..n {
+        let t = i as f64;
+        let e = (-delta * t).exp();
+        if e < 1e-10 {
+            break;
+        }
+        let (sin, cos) = (omega * t + m.phase_rad).sin_cos();
+        let a = m.amplitude;
+        let grad = [e * cos, -a * e * sin, -a * e * t * sin, -a * t * e * cos];
+        for r in 0..4 {
+            for c in 0..4 {
+                fisher[r][c] += grad[r] * grad[c] / (sigma * sigma);
+            }
+        }
+    }
+    invert4(fisher)[1][1].sqrt()
+}
+
+#[test]
+fn bad_recordings_are_refused_by_name() {
+    use urto_dsp::analysis::InputError;
+    let fs = 44100.0;
+    let sine = |n: usize, a: f64| -> Vec<f64> {
+        (0..n)
+            .map(|i| a * (2.0 * PI * 440.0 * i as f64 / fs).sin())
+            .collect()
+    };
+    let refuse = |samples: Vec<f64>, sample_rate_hz: f64| {
+        analyse(
+            &Recording {
+                samples,
+                sample_rate_hz,
+            },
+            &Options::default(),
+        )
+        .unwrap_err()
+    };
+    let decaying = generate(
+        &[Truth {
+            frequency_hz: 440.0,
+            t60_s: 0.5,
+            amplitude: 0.5,
+            phase_rad: 0.0,
+        }],
+        fs,
+        1.0,
+        1e-5,
+        3,
+    );
+    assert_eq!(
+        refuse(vec![0.0; 44100], fs),
+        InputError::Silence { peak_dbfs: -6000.0 }
+    );
+    assert!(matches!(
+        refuse(sine(44100, 1.2), fs),
+        InputError::Clipping { .. }
+    ));
+    assert!(matches!(
+        refuse(
+            sine(44100, 1.0)
+                .iter()
+                .map(|v| v.clamp(-0.7, 0.7) / 0.7)
+                .collect(),
+            fs
+        ),
+        InputError::Clipping { .. }
+    ));
+    assert!(matches!(
+        refuse(sine(441, 0.5), fs),
+        InputError::TooShort { .. }
+    ));
+    assert!(matches!(
+        refuse(vec![1e-3; 8000 * 61], 8000.0),
+        InputError::TooLong { .. }
+    ));
+    let mut nan = decaying.clone();
+    nan[100] = f64::NAN;
+    assert_eq!(refuse(nan, fs), InputError::NotFinite { sample: 100 });
+    assert_eq!(refuse(sine(44100, 0.5), fs), InputError::NothingDecays);
+    assert!(matches!(
+        refuse(decaying.clone(), 4000.0),
+        InputError::SampleRate(_)
+    ));
+    assert!(matches!(
+        refuse(decaying, f64::NAN),
+        InputError::SampleRate(_)
+    ));
+}
+
+#[test]
+fn a_stereo_wav_is_read_as_its_mid_in_full_scale() {
+    let path = std::env::temp_dir().join(format!("urto-analysis-{}.wav", std::process::id()));
+    let spec = hound::WavSpec {
+        channels: 2,
+        sample_rate: 22050,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut writer = hound::WavWriter::create(&path, spec).unwrap();
+    for (l, r) in [(16384i16, 0i16), (-32768, -32768), (100, -100)] {
+        writer.write_sample(l).unwrap();
+        writer.write_sample(r).unwrap();
+    }
+    writer.finalize().unwrap();
+    let recording = urto_dsp::analysis::recording::read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(recording.sample_rate_hz, 22050.0);
+    assert_eq!(recording.samples, vec![0.25, -1.0, 0.0]);
+}

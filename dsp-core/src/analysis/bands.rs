@@ -53,13 +53,21 @@ impl Band {
 }
 
 /// The band plan: zones of an octave from [`LOWEST_HZ`] until an octave would be wider than
-/// [`WIDEST_BAND_HZ`], then zones that wide up to the Nyquist frequency.
+/// [`WIDEST_BAND_HZ`], then zones that wide up to the Nyquist frequency (the last up to 1.5 times
+/// as wide).
 pub fn zones(sample_rate_hz: f64) -> Vec<(f64, f64)> {
     let nyquist_hz = 0.5 * sample_rate_hz;
     let mut zones = Vec::new();
     let mut lo = LOWEST_HZ;
     while lo < nyquist_hz {
-        let hi = (lo + lo.min(WIDEST_BAND_HZ)).min(nyquist_hz);
+        let width = lo.min(WIDEST_BAND_HZ);
+        // A last zone narrower than half a width joins this one: its filter would be longer
+        // than the FFT leaves room for.
+        let hi = if nyquist_hz - (lo + width) < 0.5 * width {
+            nyquist_hz
+        } else {
+            lo + width
+        };
         zones.push((lo, hi));
         lo = hi;
     }

@@ -1,6 +1,6 @@
 //! ESPRIT on one band's signal: the signal subspace of its covariance, the order by ESTER, the poles.
 
-use nalgebra::{DMatrix, DVector, Schur, SymmetricEigen};
+use nalgebra::{DMatrix, Schur, SymmetricEigen};
 use num_complex::Complex64;
 
 /// The largest covariance (and so signal-subspace) dimension n: its eigendecomposition costs n³.
@@ -8,25 +8,26 @@ pub const MAX_DIMENSION: usize = 128;
 /// ESTER's threshold: the order is the largest p whose J(p) = 1/‖E(p)‖₂² reaches it.
 const ESTER_THRESHOLD: f64 = 10.0;
 
-/// The decaying poles ζ (per decimated sample) that ESPRIT finds in `y`, of the order ESTER
-/// chose, and the noise's power per band sample (its eigenvalue).
-pub fn poles(y: &[Complex64], max_order: usize) -> (Vec<Complex64>, f64) {
+/// The decaying poles ζ (per decimated sample) that ESPRIT finds in `y`, of the order ESTER chose.
+pub fn poles(y: &[Complex64]) -> Vec<Complex64> {
     let n = MAX_DIMENSION.min(y.len() / 3);
     if n < 4 {
-        return (Vec::new(), 0.0);
+        return Vec::new();
     }
-    let (values, vectors) = subspace(&covariance(y, n));
+    let Some((values, vectors)) = subspace(&covariance(y, n)) else {
+        return Vec::new();
+    };
     // ESTER's invariance holds trivially as p nears n: look no further than n/3.
-    let max_order = max_order.min(n / 3);
+    let max_order = n / 3;
     let noise = noise_eigenvalue(&values);
     // Only directions above the noise can carry a mode; ESTER picks among them.
     let above = values.iter().take_while(|&&v| v > 2.0 * noise).count();
     let order = ester_order(&vectors, max_order.min(above));
     if order == 0 {
-        return (Vec::new(), noise);
+        return Vec::new();
     }
     let phi = rotation(&vectors.columns(0, order).into_owned());
-    (eigenvalues(phi), noise)
+    eigenvalues(phi)
 }
 
 /// R = (1/L)·Σₖ yₖ·yₖᴴ over the L = len − n + 1 snapshots yₖ = (y[k] … y[k+n−1]): its first row
@@ -51,16 +52,17 @@ fn covariance(y: &[Complex64], n: usize) -> DMatrix<Complex64> {
     r.unscale(snapshots as f64)
 }
 
-/// The eigenvalues of R, largest first, and their eigenvectors as columns in the same order.
-fn subspace(r: &DMatrix<Complex64>) -> (Vec<f64>, DMatrix<Complex64>) {
-    let eigen = SymmetricEigen::new(r.clone());
+/// The eigenvalues of R, largest first, and their eigenvectors as columns in the same order
+/// (None when the iteration does not converge, as on a matrix that is not finite).
+fn subspace(r: &DMatrix<Complex64>) -> Option<(Vec<f64>, DMatrix<Complex64>)> {
+    let eigen = SymmetricEigen::try_new(r.clone(), f64::EPSILON, 30 * r.nrows())?;
     let mut order: Vec<usize> = (0..r.nrows()).collect();
     order.sort_by(|&a, &b| eigen.eigenvalues[b].total_cmp(&eigen.eigenvalues[a]));
     let values = order.iter().map(|&i| eigen.eigenvalues[i]).collect();
     let vectors = DMatrix::from_fn(r.nrows(), r.ncols(), |row, col| {
         eigen.eigenvectors[(row, order[col])]
     });
-    (values, vectors)
+    Some((values, vectors))
 }
 
 /// The noise's eigenvalue: the median of the smaller half (a mode raises at most one each).
@@ -90,7 +92,9 @@ fn ester_order(vectors: &DMatrix<Complex64>, max_order: usize) -> usize {
 /// ‖E‖₂² = the largest eigenvalue of Eᴴ·E.
 fn spectral_norm_squared(e: &DMatrix<Complex64>) -> f64 {
     let gram = e.adjoint() * e;
-    SymmetricEigen::new(gram).eigenvalues.max()
+    let n = gram.nrows();
+    SymmetricEigen::try_new(gram, f64::EPSILON, 30 * n)
+        .map_or(f64::INFINITY, |g| g.eigenvalues.max())
 }
 
 /// Φ = W↓⁺·W↑, the least-squares solution of W↓·Φ = W↑ (W↓: W without its last row, W↑:
@@ -108,13 +112,16 @@ fn rotation(w: &DMatrix<Complex64>) -> DMatrix<Complex64> {
         .unwrap_or_else(|| DMatrix::zeros(gram.nrows(), gram.ncols()))
 }
 
-/// The eigenvalues of Φ that decay: the diagonal of its complex Schur form, |ζ| < 1.
+/// The eigenvalues of Φ that decay: the diagonal of its complex Schur form, |ζ| < 1 (none when
+/// the Schur iteration does not converge).
 fn eigenvalues(phi: DMatrix<Complex64>) -> Vec<Complex64> {
-    let schur = Schur::new(phi);
+    let n = phi.nrows();
+    let Some(schur) = Schur::try_new(phi, f64::EPSILON, 30 * n) else {
+        return Vec::new();
+    };
     let (_, t) = schur.unpack();
-    DVector::from_iterator(t.nrows(), (0..t.nrows()).map(|i| t[(i, i)]))
-        .iter()
-        .copied()
-        .filter(|z| z.is_finite() && z.norm() < 1.0)
+    (0..n)
+        .map(|i| t[(i, i)])
+        .filter(|z| z.is_finite() && z.norm() < 1.0 && z.norm() > 0.0)
         .collect()
 }

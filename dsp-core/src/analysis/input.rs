@@ -7,13 +7,16 @@ use std::fmt;
 pub const MAX_DURATION_S: f64 = 60.0;
 /// The shortest, s.
 pub const MIN_DURATION_S: f64 = 0.02;
+/// The sample rates analysed, Hz.
+pub const MIN_SAMPLE_RATE_HZ: f64 = 8000.0;
+pub const MAX_SAMPLE_RATE_HZ: f64 = 768_000.0;
 /// A recording whose peak stays under this (−120 dBFS) is silence.
 const SILENCE_PEAK: f64 = 1e-6;
 
 /// Why a recording cannot be analysed; each names what is wrong.
 #[derive(Clone, Debug, PartialEq)]
 pub enum InputError {
-    /// The sample rate is not a positive, finite number of Hz.
+    /// The sample rate lies outside [`MIN_SAMPLE_RATE_HZ`] … [`MAX_SAMPLE_RATE_HZ`].
     SampleRate(f64),
     /// A sample is NaN or infinite.
     NotFinite { sample: usize },
@@ -32,7 +35,10 @@ pub enum InputError {
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            InputError::SampleRate(hz) => write!(f, "the sample rate {hz} Hz is not a positive rate"),
+            InputError::SampleRate(hz) => write!(
+                f,
+                "the sample rate {hz} Hz lies outside {MIN_SAMPLE_RATE_HZ}…{MAX_SAMPLE_RATE_HZ} Hz"
+            ),
             InputError::NotFinite { sample } => write!(f, "sample {sample} is not a finite number"),
             InputError::TooShort { seconds } => write!(
                 f,
@@ -62,7 +68,7 @@ impl std::error::Error for InputError {}
 /// Refuse what cannot be a recording of one strike.
 pub fn check(recording: &Recording) -> Result<(), InputError> {
     let fs = recording.sample_rate_hz;
-    if !(fs > 0.0 && fs.is_finite()) {
+    if !(MIN_SAMPLE_RATE_HZ..=MAX_SAMPLE_RATE_HZ).contains(&fs) {
         return Err(InputError::SampleRate(fs));
     }
     let x = &recording.samples;
@@ -85,19 +91,20 @@ pub fn check(recording: &Recording) -> Result<(), InputError> {
     clipping(x, peak)
 }
 
-/// Clipping: a sample past full scale, or three in a row at a peak of at least −0.1 dBFS.
+/// Clipping: a sample past full scale, or [`CLIPPED_RUN`] in a row at a peak of at least
+/// −0.01 dBFS (a normalised recording reaches its peak code a sample or two at a time).
 fn clipping(x: &[f64], peak: f64) -> Result<(), InputError> {
     if let Some(sample) = x.iter().position(|v| v.abs() > 1.0) {
         return Err(InputError::Clipping { sample, run: 1 });
     }
-    if peak < 10f64.powf(-0.1 / 20.0) {
+    if peak < 10f64.powf(-0.01 / 20.0) {
         return Ok(());
     }
     let at_peak = |v: f64| v.abs() >= peak * (1.0 - 1e-9);
     let mut run = 0;
     for (i, &v) in x.iter().enumerate() {
         run = if at_peak(v) { run + 1 } else { 0 };
-        if run >= 3 {
+        if run >= CLIPPED_RUN {
             return Err(InputError::Clipping {
                 sample: i + 1 - run,
                 run,
@@ -105,6 +112,15 @@ fn clipping(x: &[f64], peak: f64) -> Result<(), InputError> {
         }
     }
     Ok(())
+}
+
+/// Samples in a row at the peak that mark a recording as clipped.
+const CLIPPED_RUN: usize = 6;
+
+/// The recording less its mean: a DC offset would hide the onset and the decay.
+pub fn without_dc(x: &[f64]) -> Vec<f64> {
+    let mean = x.iter().sum::<f64>() / x.len().max(1) as f64;
+    x.iter().map(|v| v - mean).collect()
 }
 
 /// The onset: the first sample reaching a tenth of the peak, moved back to just after the last
@@ -134,7 +150,7 @@ pub fn onset(x: &[f64]) -> usize {
 }
 
 /// Refuse a steady sound: the RMS of the last tenth after the onset as high as the first tenth's.
-pub fn check_decays(x: &[f64], _sample_rate_hz: f64) -> Result<(), InputError> {
+pub fn check_decays(x: &[f64]) -> Result<(), InputError> {
     let tenth = (x.len() / 10).max(1);
     let rms = |s: &[f64]| (s.iter().map(|v| v * v).sum::<f64>() / s.len() as f64).sqrt();
     if rms(&x[x.len() - tenth..]) >= 0.7 * rms(&x[..tenth]) {

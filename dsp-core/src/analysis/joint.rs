@@ -6,16 +6,18 @@ use num_complex::Complex64;
 
 /// At most this many Levenberg–Marquardt steps.
 const MAX_STEPS: usize = 12;
+/// Beyond this damping a step is too short to matter: the fit has converged.
+const MAX_LAMBDA: f64 = 1e8;
 /// Converged when a step lowers the residual's energy by less than this fraction.
 const CONVERGED: f64 = 1e-9;
 
 impl Fit<'_> {
-    /// Refine all `modes` and the click at once against the data less the `fixed` modes: the
-    /// model Σᵢ cᵢ·φᵢ(m; sᵢ) + Σ_q a_q·b_q(m), its Jacobian columns φᵢ, cᵢ·∂φᵢ/∂sᵢ and b_q, and
-    /// steps (JᴴJ + λ·diag JᴴJ)·Δ = Jᴴr kept while the residual's energy falls (Marquardt 1963).
-    /// Returns the residual.
-    pub fn joint(&self, modes: &mut [BandMode], fixed: &[BandMode]) -> Vec<Complex64> {
-        let base = self.residual(fixed);
+    /// Refine all `modes` and the click at once: the model Σᵢ cᵢ·φᵢ(m; sᵢ) + Σ_q a_q·b_q(m), its
+    /// Jacobian columns φᵢ, cᵢ·∂φᵢ/∂sᵢ and b_q, and steps (JᴴJ + λ·diag JᴴJ)·Δ = Jᴴr kept while
+    /// the residual's energy falls (Marquardt 1963), λ raised tenfold after a step refused, up to
+    /// [`MAX_LAMBDA`]. Returns the residual.
+    pub fn joint(&self, modes: &mut [BandMode]) -> Vec<Complex64> {
+        let base = self.data().to_vec();
         let mut click = DVector::<Complex64>::zeros(CLICK_TERMS);
         let mut r = self.joint_residual(&base, modes, &click);
         let mut cost = energy(&r);
@@ -24,7 +26,7 @@ impl Fit<'_> {
             let (j, extents) = self.jacobian(modes);
             let (gram, gradient) = normal_equations(&j, &extents, &r);
             let mut improved = false;
-            for _ in 0..6 {
+            while lambda <= MAX_LAMBDA {
                 let mut damped = gram.clone();
                 for d in 0..damped.nrows() {
                     damped[(d, d)] *= 1.0 + lambda;

@@ -1,10 +1,4 @@
 //! Modal analysis of a recorded strike: its damped modes by subband ESPRIT, refined by least squares.
-//!
-//! Never on the audio thread: it allocates freely. The recording is split into overlapping bands
-//! ([`bands`]), each heterodyned, low-passed and decimated; in each, ESPRIT ([`esprit`]) finds
-//! the poles of the order ESTER picks, their amplitudes follow by least squares and every mode
-//! is refined against the band's data with the filter's onset transient modelled ([`refine`]).
-//! A band keeps the modes inside the zone it owns that decay and stand above its noise.
 
 pub mod bands;
 mod esprit;
@@ -20,6 +14,9 @@ use num_complex::Complex64;
 use refine::{BandMode, Fit};
 use std::f64::consts::PI;
 
+/// ln 1000: a mode falls 60 dB in T60 = ln 1000/δ.
+const LN_1000: f64 = std::f64::consts::LN_10 * 3.0;
+
 /// What the analysis may report.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
@@ -27,8 +24,8 @@ pub struct Options {
     pub max_modes: usize,
     /// Modes weaker than this, dB re the strongest mode, are dropped.
     pub min_level_db: f64,
-    /// A mode must stand this far above the noise, dB, as the energy a matched filter collects:
-    /// 2·E/σ², E its energy and σ² the noise's per-sample power near it.
+    /// A mode must stand this far above the noise, dB, as a matched filter hears it: E/σ², E its
+    /// energy and σ² the noise's per-sample power in its band.
     pub min_snr_db: f64,
 }
 
@@ -53,8 +50,6 @@ pub struct Mode {
     pub phase_rad: f64,
     /// 20·log10(A/A_strongest).
     pub level_db: f64,
-    /// The noise's per-sample power in the mode's band, dB re A²/2 (so −SNR of its first sample).
-    pub noise_db: f64,
 }
 
 /// The modes of a recording and what they leave.
@@ -63,7 +58,8 @@ pub struct Analysis {
     pub sample_rate_hz: f64,
     /// Where the strike starts, s from the recording's start: the modes' time origin.
     pub onset_s: f64,
-    /// The noise's per-sample power, dB re the strongest mode's A²/2: the median over the bands.
+    /// The noise's per-sample power, dB re the strongest mode's A²/2: the median over the bands
+    /// analysed.
     pub noise_floor_db: f64,
     /// The residual's energy (recording − modes, from the onset), dB re the recording's.
     pub residual_db: f64,
@@ -74,54 +70,63 @@ pub struct Analysis {
 /// Why a recording cannot be analysed.
 pub type AnalysisError = InputError;
 
-/// The damped modes of one strike (see the module's documentation).
+/// The damped modes of one strike. Never on the audio thread: it allocates freely. The recording
+/// is split into overlapping bands ([`bands`]), each heterodyned, low-passed and decimated; in
+/// each, ESPRIT (`esprit`) finds the poles of the order ESTER picks, their amplitudes follow by
+/// least squares, every mode is refined against the band's data with the filter's onset transient
+/// modelled (`refine`), then all together with the onset's click (`joint`). A band keeps the
+/// modes inside the zone it owns that decay and stand above its noise.
 pub fn analyse(recording: &Recording, options: &Options) -> Result<Analysis, AnalysisError> {
     let samples = &recording.samples;
     let fs = recording.sample_rate_hz;
     input::check(recording)?;
-    let onset = input::onset(samples);
-    input::check_decays(&samples[onset..], fs)?;
+    let centred = input::without_dc(samples);
+    let onset = input::onset(&centred);
+    input::check_decays(&centred[onset..])?;
     let nfft = bands::fft_len(samples.len(), fs);
     let spectrum = bands::spectrum(samples, nfft);
     let mut designs: Vec<bands::Design> = Vec::new();
-    let mut found: Vec<(Mode, f64)> = Vec::new();
+    let (mut found, mut noises) = (Vec::new(), Vec::new());
     for zone in bands::zones(fs) {
         let width = zone.1 - zone.0;
-        let design = match designs.iter().position(|d| d.width_hz == width) {
-            Some(i) => &designs[i],
+        let index = match designs.iter().position(|d| d.width_hz == width) {
+            Some(i) => i,
             None => {
                 designs.push(bands::design(fs, width, nfft));
-                designs.last().expect("just pushed")
+                designs.len() - 1
             }
         };
-        let band = bands::cut(&spectrum, fs, zone, design);
-        found.extend(analyse_band(&band, onset, samples.len(), fs, options));
+        let band = bands::cut(&spectrum, fs, zone, &designs[index]);
+        if let Some((modes, noise)) = analyse_band(&band, onset, samples.len(), fs, options) {
+            found.extend(modes);
+            if noise.is_finite() {
+                noises.push(noise);
+            }
+        }
     }
     if found.is_empty() {
         return Err(InputError::NothingDecays);
     }
-    Ok(conclude(recording, onset, found, options))
+    Ok(conclude(&centred, fs, onset, found, &mut noises, options))
 }
 
-/// The modes one band owns, each with its band's noise power per full-rate sample.
+/// The modes one band owns and its noise's power per full-rate sample; None where the band has
+/// too few samples to analyse.
 fn analyse_band(
     band: &bands::Band,
     onset: usize,
     len: usize,
     fs: f64,
     options: &Options,
-) -> Vec<(Mode, f64)> {
+) -> Option<(Vec<Mode>, f64)> {
     let h = band.half_taps();
     let d = band.decimation;
     let first = onset.saturating_sub(h).div_ceil(d);
-    let Some(last) = (len - 1)
+    let last = (len - 1)
         .checked_sub(h)
-        .map(|n| (n / d).min(band.signal.len() - 1))
-    else {
-        return Vec::new();
-    };
+        .map(|n| (n / d).min(band.signal.len() - 1))?;
     if last <= first {
-        return Vec::new();
+        return None;
     }
     let fit = Fit {
         band,
@@ -131,12 +136,12 @@ fn analyse_band(
     };
     let steady = fit.steady();
     if last < steady + 24 {
-        return Vec::new();
+        return None;
     }
     let window = esprit_window(&band.signal[steady..=last]);
-    let (poles, _) = esprit::poles(&band.signal[steady..steady + window], 64);
+    let poles = esprit::poles(&band.signal[steady..steady + window]);
     if poles.is_empty() {
-        return Vec::new();
+        return Some((Vec::new(), band_noise(band, &fit.data()[steady - first..])));
     }
     let mut modes = fit.amplitudes(&poles, steady, window);
     let residual = fit.relax(&mut modes, 6);
@@ -144,16 +149,16 @@ fn analyse_band(
     // What stands no higher than noise could stand, or lies in the stop-band, is dropped before
     // the joint fit.
     modes.retain(|m| {
-        band.transfer(m.s).0.norm() >= 1e-3
+        band.transfer(m.s).0.norm() >= refine::FROZEN_GAIN
             && matched_snr_db(2.0 * m.c.norm(), -m.s.re, noise) >= 10.0
     });
-    let residual = fit.joint(&mut modes, &[]);
+    let residual = fit.joint(&mut modes);
     let noise = band_noise(band, &residual[steady - first..]);
-    modes
+    let owned = modes
         .iter()
         .filter_map(|m| owned_mode(band, onset, fs, m, noise, options))
-        .map(|m| (m, noise))
-        .collect()
+        .collect();
+    Some((owned, noise))
 }
 
 /// How much of a band's steady data ESPRIT reads: until its power (over windows of 64 band
@@ -177,11 +182,11 @@ fn band_noise(band: &bands::Band, steady_residual: &[Complex64]) -> f64 {
     (power / filter_power).max(f64::MIN_POSITIVE)
 }
 
-/// A mode's SNR as a matched filter hears it, dB: 2E/σ², E = Σₙ (A·e^{−δn}·cos)² ≈
-/// A²/(4·(1 − e^{−2δ})), δ its decay per sample and σ² the noise's per-sample power.
+/// A mode's SNR as a matched filter hears it, dB: E/σ², E = Σₙ (A·e^{−δn}·cos)² ≈
+/// A²/(2·(1 − e^{−2δ})) its energy, δ its decay per sample and σ² the noise's per-sample power.
 fn matched_snr_db(amplitude: f64, decay_per_sample: f64, noise: f64) -> f64 {
-    let energy = amplitude * amplitude / (4.0 * -(-2.0 * decay_per_sample).exp_m1());
-    10.0 * (2.0 * energy / noise).log10()
+    let energy = amplitude * amplitude / (2.0 * -(-2.0 * decay_per_sample).exp_m1());
+    10.0 * (energy / noise).log10()
 }
 
 /// A band's mode as a [`Mode`], if the band owns it (its frequency in the zone), it decays, it
@@ -199,7 +204,7 @@ fn owned_mode(
     let decay_per_sample = -mode.s.re;
     // A mode that dies within the filter's reach (T60 < 3h samples) cannot be told from the
     // click of the onset.
-    let t60_samples = 1000f64.ln() / decay_per_sample;
+    let t60_samples = LN_1000 / decay_per_sample;
     if !(t60_samples >= 3.0 * band.half_taps() as f64) {
         return None;
     }
@@ -214,41 +219,44 @@ fn owned_mode(
     }
     Some(Mode {
         frequency_hz,
-        t60_s: 1000f64.ln() / (decay_per_sample * fs),
+        t60_s: LN_1000 / (decay_per_sample * fs),
         amplitude,
         phase_rad: b.arg(),
         level_db: 0.0,
-        noise_db: 10.0 * (noise / (0.5 * amplitude * amplitude)).log10(),
     })
 }
 
-/// Levels re the strongest, the level floor and the cap, the noise floor and the residual.
+/// Levels re the strongest, the level floor and the cap, the noise floor (the median of the
+/// bands') and the residual (of the recording less its mean).
 fn conclude(
-    recording: &Recording,
+    centred: &[f64],
+    fs: f64,
     onset: usize,
-    mut found: Vec<(Mode, f64)>,
+    mut found: Vec<Mode>,
+    band_noises: &mut [f64],
     options: &Options,
 ) -> Analysis {
-    found.sort_by(|a, b| b.0.amplitude.total_cmp(&a.0.amplitude));
-    let strongest = found[0].0.amplitude;
-    let mut noises: Vec<f64> = found.iter().map(|f| f.1).collect();
-    noises.sort_by(f64::total_cmp);
-    let noise = noises[noises.len() / 2];
+    found.sort_by(|a, b| b.amplitude.total_cmp(&a.amplitude));
+    let strongest = found[0].amplitude;
+    band_noises.sort_by(f64::total_cmp);
+    let noise = band_noises
+        .get(band_noises.len() / 2)
+        .copied()
+        .unwrap_or(f64::NAN);
     let modes: Vec<Mode> = found
         .into_iter()
-        .map(|(mut m, _)| {
+        .map(|mut m| {
             m.level_db = 20.0 * (m.amplitude / strongest).log10();
             m
         })
         .filter(|m| m.level_db >= options.min_level_db)
         .take(options.max_modes)
         .collect();
-    let fs = recording.sample_rate_hz;
     Analysis {
         sample_rate_hz: fs,
         onset_s: onset as f64 / fs,
         noise_floor_db: 10.0 * (noise / (0.5 * strongest * strongest)).log10(),
-        residual_db: residual_db(&recording.samples[onset..], fs, &modes),
+        residual_db: residual_db(&centred[onset..], fs, &modes),
         modes,
     }
 }
@@ -257,7 +265,7 @@ fn conclude(
 fn residual_db(x: &[f64], fs: f64, modes: &[Mode]) -> f64 {
     let mut error = x.to_vec();
     for m in modes {
-        let decay = 1000f64.ln() / (m.t60_s * fs);
+        let decay = LN_1000 / (m.t60_s * fs);
         let step = Complex64::new(-decay, 2.0 * PI * m.frequency_hz / fs).exp();
         let mut z = Complex64::from_polar(m.amplitude, m.phase_rad);
         for e in error.iter_mut() {

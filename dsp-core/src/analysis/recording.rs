@@ -37,7 +37,7 @@ pub fn read(path: &Path) -> Result<Recording, ReadError> {
         std::fs::read(path).map_err(|e| ReadError::Io(format!("{}: {e}", path.display())))?;
     if bytes.starts_with(b"fLaC") {
         read_flac(&bytes)
-    } else if bytes.starts_with(b"RIFF") || bytes.starts_with(b"RF64") {
+    } else if bytes.starts_with(b"RIFF") {
         read_wav(&bytes)
     } else {
         Err(ReadError::NotAudio(format!(

@@ -14,7 +14,7 @@ pub struct BandMode {
 
 /// Below this |G(s)| a mode lies in the band's stop-band: it stays in the model as found, and
 /// a neighbouring band fits it.
-const FROZEN_GAIN: f64 = 1e-3;
+pub(super) const FROZEN_GAIN: f64 = 1e-3;
 /// The click's terms: g and its first four differences.
 pub(super) const CLICK_TERMS: usize = 5;
 /// RELAX has converged when no mode's phase over its duration moves by more than this.
@@ -138,7 +138,11 @@ impl Fit<'_> {
                 sum
             }),
         );
-        let beta = gram.lu().solve(&rhs).unwrap_or_else(|| DVector::zeros(p));
+        let beta = if p == 0 {
+            DVector::zeros(0)
+        } else {
+            gram.lu().solve(&rhs).unwrap_or_else(|| DVector::zeros(p))
+        };
         let tau = self.tau(start) as f64;
         sigma
             .iter()
@@ -151,6 +155,7 @@ impl Fit<'_> {
                     c: b / (g_s * (s * tau).exp()),
                 }
             })
+            .filter(|m| m.s.is_finite() && m.c.is_finite())
             .collect()
     }
 
@@ -177,7 +182,13 @@ impl Fit<'_> {
                 let duration = span.min(1.0 / (-modes[i].s.re).max(1e-12));
                 moved = moved.max((modes[i].s - before).norm() * duration);
             }
+            let before = modes.len();
             modes.retain(|m| m.s.im.abs() < limit && m.c.is_finite() && m.s.is_finite());
+            if modes.len() < before {
+                // The dropped modes' models leave the residual with them.
+                r = self.residual(modes);
+                self.fit_click(&mut click, &mut r);
+            }
             if moved < CONVERGED_RAD {
                 break;
             }
