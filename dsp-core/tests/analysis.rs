@@ -43,10 +43,18 @@ fn gaussian(rng: &mut fastrand::Rng) -> f64 {
     (-2.0 * u.ln()).sqrt() * (2.0 * PI * v).cos()
 }
 
-/// The Cramér–Rao bound of one mode's frequency (Hz) and decay (1/s), alone in white noise σ²:
-/// the inverse of the Fisher information Σₙ ∂s/∂θᵢ·∂s/∂θⱼ/σ² over (A, φ, ω, δ), summed here
-/// sample by sample over the generated length.
+/// The Cramér–Rao bound of one mode's frequency (Hz) and decay (1/s), alone in white noise σ².
 fn cramer_rao(m: &Truth, fs: f64, n: usize, sigma: f64) -> (f64, f64) {
+    let inverse = fisher_inverse(m, fs, n, sigma);
+    (
+        inverse[2][2].sqrt() * fs / (2.0 * PI),
+        inverse[3][3].sqrt() * fs,
+    )
+}
+
+/// The inverse of a mode's Fisher information alone in white noise σ²: Σₙ ∂s/∂θᵢ·∂s/∂θⱼ/σ² over
+/// (A, φ, ω, δ) (ω and δ per sample), summed sample by sample over `n` samples.
+fn fisher_inverse(m: &Truth, fs: f64, n: usize, sigma: f64) -> [[f64; 4]; 4] {
     let mut fisher = [[0.0f64; 4]; 4];
     let omega = 2.0 * PI * m.frequency_hz / fs;
     let delta = m.decay_per_s() / fs;
@@ -65,10 +73,7 @@ fn cramer_rao(m: &Truth, fs: f64, n: usize, sigma: f64) -> (f64, f64) {
             }
         }
     }
-    let inverse = invert4(fisher);
-    let sd_omega = inverse[2][2].sqrt();
-    let sd_delta = inverse[3][3].sqrt();
-    (sd_omega * fs / (2.0 * PI), sd_delta * fs)
+    invert4(fisher)
 }
 
 /// A 4 × 4 inverse by Gauss–Jordan elimination with partial pivoting.
@@ -369,27 +374,9 @@ fn a_strike_after_a_lead_in_on_a_dc_offset_is_timed_and_phased_at_its_onset() {
     }
 }
 
-/// The Cramér–Rao bound of a mode's phase alone in white noise, rad (as [`cramer_rao`]).
+/// The Cramér–Rao bound of a mode's phase alone in white noise, rad.
 fn cramer_rao_phase(m: &Truth, fs: f64, n: usize, sigma: f64) -> f64 {
-    let mut fisher = [[0.0f64; 4]; 4];
-    let omega = 2.0 * PI * m.frequency_hz / fs;
-    let delta = m.decay_per_s() / fs;
-    for i in 0..n {
-        let t = i as f64;
-        let e = (-delta * t).exp();
-        if e < 1e-10 {
-            break;
-        }
-        let (sin, cos) = (omega * t + m.phase_rad).sin_cos();
-        let a = m.amplitude;
-        let grad = [e * cos, -a * e * sin, -a * e * t * sin, -a * t * e * cos];
-        for r in 0..4 {
-            for c in 0..4 {
-                fisher[r][c] += grad[r] * grad[c] / (sigma * sigma);
-            }
-        }
-    }
-    invert4(fisher)[1][1].sqrt()
+    fisher_inverse(m, fs, n, sigma)[1][1].sqrt()
 }
 
 #[test]
