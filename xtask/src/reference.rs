@@ -1,11 +1,12 @@
 //! `cargo xtask reference`: the reference set of real recordings (freepats, hydrogen-drumkits) — every fixture with its facts, as a table, JSON or the docs' Markdown, and with `--wav` its unlooped samples to listen to.
 
 use crate::apt;
+use crate::render::ucs::note_name;
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use urto_host_tests::reference::{self, note_name, Fixture, FREEPATS_DIR, HYDROGEN_DRUMKITS_DIR};
+use urto_host_tests::reference::{self, Fixture, FREEPATS_DIR, HYDROGEN_DRUMKITS_DIR};
 
 #[derive(Parser, Debug)]
 #[command(name = "cargo xtask reference")]

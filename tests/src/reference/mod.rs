@@ -196,15 +196,3 @@ fn nearest_key(freq_hz: f64) -> Option<u8> {
     let key = key_of_hz(freq_hz).round();
     (0.0..=127.0).contains(&key).then_some(key as u8)
 }
-
-/// The note name of a MIDI key, sharps spelled `#` (60 is `C4`).
-pub fn note_name(key: u8) -> String {
-    const NAMES: [&str; 12] = [
-        "C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B",
-    ];
-    format!(
-        "{}{}",
-        NAMES[usize::from(key % 12)],
-        i32::from(key / 12) - 1
-    )
-}

@@ -6,7 +6,7 @@ mod limiter;
 mod loudness;
 mod manifest;
 mod sound;
-mod ucs;
+pub(crate) mod ucs;
 mod whole;
 
 use anyhow::{Context, Result};
