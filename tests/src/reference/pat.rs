@@ -293,30 +293,26 @@ fn check_wave(
 /// PCM bytes to full scale: 8-bit over 128, 16-bit little-endian over 32768; unsigned data is
 /// offset by half its range. A trailing odd byte of 16-bit data is not a sample and is dropped.
 fn decode(data: &[u8], bytes_per_sample: usize, unsigned: bool) -> Vec<f64> {
-    if bytes_per_sample == 2 {
-        data.chunks_exact(2)
-            .map(|b| {
-                let raw = u16::from_le_bytes([b[0], b[1]]);
-                let value = if unsigned {
-                    i32::from(raw) - 32768
-                } else {
-                    i32::from(raw as i16)
-                };
-                f64::from(value) / 32768.0
-            })
-            .collect()
-    } else {
-        data.iter()
-            .map(|&b| {
-                let value = if unsigned {
-                    i32::from(b) - 128
-                } else {
-                    i32::from(b as i8)
-                };
-                f64::from(value) / 128.0
-            })
-            .collect()
-    }
+    // Full scale 2^(bits − 1): 128 for 8 bits, 32768 for 16 (little-endian).
+    let full_scale: i32 = if bytes_per_sample == 2 { 32768 } else { 128 };
+    data.chunks_exact(bytes_per_sample)
+        .map(|b| {
+            let raw = if bytes_per_sample == 2 {
+                i32::from(u16::from_le_bytes([b[0], b[1]]))
+            } else {
+                i32::from(b[0])
+            };
+            // Unsigned is offset binary; signed is two's complement.
+            let value = if unsigned {
+                raw - full_scale
+            } else if raw >= full_scale {
+                raw - 2 * full_scale
+            } else {
+                raw
+            };
+            f64::from(value) / f64::from(full_scale)
+        })
+        .collect()
 }
 
 #[cfg(test)]
