@@ -702,22 +702,39 @@ pub fn render(
 /// Frequency in Hz of the strongest bin of the Hann-windowed magnitude spectrum of `signal`,
 /// refined by parabolic interpolation of the log magnitudes around the peak.
 pub fn strongest_peak_hz(signal: &[f32], sample_rate_hz: f64) -> f64 {
-    let n = signal.len();
-    let mut buffer: Vec<rustfft::num_complex::Complex<f64>> = signal
-        .iter()
-        .enumerate()
-        .map(|(i, &x)| {
-            let w = 0.5 - 0.5 * (std::f64::consts::TAU * i as f64 / n as f64).cos();
-            rustfft::num_complex::Complex::new(f64::from(x) * w, 0.0)
+    let samples: Vec<f64> = signal.iter().map(|&x| f64::from(x)).collect();
+    let magnitude = hann_magnitudes(&samples, samples.len());
+    peak_hz(&magnitude, 1, sample_rate_hz / samples.len() as f64)
+}
+
+/// Value `i` of the periodic Hann window of `n` samples: ½ − ½·cos(2πi/n).
+pub fn hann(i: usize, n: usize) -> f64 {
+    0.5 - 0.5 * (std::f64::consts::TAU * i as f64 / n as f64).cos()
+}
+
+/// |X| over bins 0 … len/2 − 1 of `samples` under a Hann window of their length, zero-padded to
+/// `len` ≥ their length points.
+pub fn hann_magnitudes(samples: &[f64], len: usize) -> Vec<f64> {
+    let n = samples.len();
+    let mut buffer: Vec<rustfft::num_complex::Complex<f64>> = (0..len)
+        .map(|i| {
+            let x = samples.get(i).map_or(0.0, |&x| x * hann(i, n));
+            rustfft::num_complex::Complex::new(x, 0.0)
         })
         .collect();
     rustfft::FftPlanner::new()
-        .plan_fft_forward(n)
+        .plan_fft_forward(len)
         .process(&mut buffer);
-    let magnitude: Vec<f64> = buffer[..n / 2].iter().map(|c| c.norm()).collect();
-    let k = (1..magnitude.len() - 1)
+    buffer[..len / 2].iter().map(|c| c.norm()).collect()
+}
+
+/// The frequency of the strongest bin of `magnitude` from `first_bin` on, refined by a parabola
+/// through the log magnitudes around it, Hz.
+pub fn peak_hz(magnitude: &[f64], first_bin: usize, hz_per_bin: f64) -> f64 {
+    let first = first_bin.max(1);
+    let k = (first..magnitude.len() - 1)
         .max_by(|&a, &b| magnitude[a].total_cmp(&magnitude[b]))
-        .unwrap_or(1);
+        .unwrap_or(first);
     let (a, b, c) = (
         magnitude[k - 1].ln(),
         magnitude[k].ln(),
@@ -725,7 +742,7 @@ pub fn strongest_peak_hz(signal: &[f32], sample_rate_hz: f64) -> f64 {
     );
     let offset = 0.5 * (a - c) / (a - 2.0 * b + c);
     let offset = if offset.is_finite() { offset } else { 0.0 };
-    (k as f64 + offset) * sample_rate_hz / n as f64
+    (k as f64 + offset) * hz_per_bin
 }
 
 /// Root-mean-square level of `signal`.

@@ -1,5 +1,6 @@
 //! How high a recording's content reaches: its long-term spectrum against the noise of its own quantization step.
 
+use crate::hann;
 use rustfft::num_complex::Complex;
 use rustfft::FftPlanner;
 
@@ -48,11 +49,6 @@ pub fn content_bandwidth_hz(samples: &[f64], sample_rate_hz: f64) -> f64 {
         .rev()
         .find(|&band| holds(band) && holds(band - 1));
     highest.map_or(0.0, |band| (band + 1) as f64 / BANDS as f64 * nyquist_hz)
-}
-
-/// Hann window value `i` of `n`.
-fn hann(i: usize, n: usize) -> f64 {
-    0.5 - 0.5 * (std::f64::consts::TAU * i as f64 / n as f64).cos()
 }
 
 /// The coarsest step 2^−(b−1) all samples are multiples of (b ≤ 26 bits); none for silence.

@@ -1,8 +1,7 @@
 //! The installed reference set against what each instrument's physics says, with spectra computed here (rustfft), not by the code under test.
 
 use super::*;
-use rustfft::num_complex::Complex;
-use rustfft::FftPlanner;
+use crate::{hann_magnitudes, peak_hz};
 use std::sync::OnceLock;
 
 /// The set, read once for every test of this module.
@@ -16,37 +15,14 @@ fn set() -> &'static [Fixture] {
 
 /// A Hann-windowed magnitude spectrum, zero-padded to 4× the next power of two: (|X|, Hz per bin).
 fn spectrum(samples: &[f64], sample_rate_hz: f64) -> (Vec<f64>, f64) {
-    let n = samples.len();
-    let len = 4 * n.next_power_of_two();
-    let mut buffer: Vec<Complex<f64>> = samples
-        .iter()
-        .enumerate()
-        .map(|(i, &x)| {
-            let w = 0.5 - 0.5 * (std::f64::consts::TAU * i as f64 / n as f64).cos();
-            Complex::new(x * w, 0.0)
-        })
-        .chain(std::iter::repeat(Complex::new(0.0, 0.0)))
-        .take(len)
-        .collect();
-    FftPlanner::new().plan_fft_forward(len).process(&mut buffer);
-    let magnitude = buffer[..len / 2].iter().map(|c| c.norm()).collect();
-    (magnitude, sample_rate_hz / len as f64)
+    let len = 4 * samples.len().next_power_of_two();
+    (hann_magnitudes(samples, len), sample_rate_hz / len as f64)
 }
 
 /// The strongest spectral peak above 20 Hz, Hz, refined by a parabola through the log magnitudes.
 fn strongest_peak_hz(samples: &[f64], sample_rate_hz: f64) -> f64 {
     let (magnitude, hz_per_bin) = spectrum(samples, sample_rate_hz);
-    let first = (20.0 / hz_per_bin).ceil() as usize;
-    let k = (first..magnitude.len() - 1)
-        .max_by(|&a, &b| magnitude[a].total_cmp(&magnitude[b]))
-        .unwrap_or(first);
-    let (a, b, c) = (
-        magnitude[k - 1].ln(),
-        magnitude[k].ln(),
-        magnitude[k + 1].ln(),
-    );
-    let offset = 0.5 * (a - c) / (a - 2.0 * b + c);
-    (k as f64 + if offset.is_finite() { offset } else { 0.0 }) * hz_per_bin
+    peak_hz(&magnitude, (20.0 / hz_per_bin).ceil() as usize, hz_per_bin)
 }
 
 /// How far a partial near `ratio`·f0 stands out: the strongest bin within ±1 % of it over the
