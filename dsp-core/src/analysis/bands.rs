@@ -38,17 +38,23 @@ impl Band {
     /// s = ln v (v the mode's baseband pole per full-rate sample): a damped mode e^{s·n} that has
     /// rung through the whole filter leaves it as G(s)·e^{s·n}.
     pub fn transfer(&self, s: Complex64) -> (Complex64, Complex64) {
+        self.terms(s).fold(
+            (Complex64::new(0.0, 0.0), Complex64::new(0.0, 0.0)),
+            |(g, dg), (t, dt)| (g + t, dg + dt),
+        )
+    }
+
+    /// The terms of G(s) and dG/ds for k = −h … h: g[k]·e^{−sk} and −k·g[k]·e^{−sk}.
+    pub fn terms(&self, s: Complex64) -> impl Iterator<Item = (Complex64, Complex64)> + '_ {
         let h = self.half_taps() as f64;
         let step = (-s).exp();
         let mut e = (s * h).exp();
-        let (mut g, mut dg) = (Complex64::new(0.0, 0.0), Complex64::new(0.0, 0.0));
-        for (i, &gk) in self.filter.iter().enumerate() {
+        self.filter.iter().enumerate().map(move |(i, &g)| {
             let k = i as f64 - h;
-            g += gk * e;
-            dg -= gk * k * e;
+            let term = g * e;
             e *= step;
-        }
-        (g, dg)
+            (term, -k * term)
+        })
     }
 }
 

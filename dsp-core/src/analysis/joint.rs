@@ -17,9 +17,8 @@ impl Fit<'_> {
     /// the residual's energy falls (Marquardt 1963), λ raised tenfold after a step refused, up to
     /// [`MAX_LAMBDA`]. Returns the residual.
     pub fn joint(&self, modes: &mut [BandMode]) -> Vec<Complex64> {
-        let base = self.data().to_vec();
         let mut click = DVector::<Complex64>::zeros(CLICK_TERMS);
-        let mut r = self.joint_residual(&base, modes, &click);
+        let mut r = self.joint_residual(modes, &click);
         let mut cost = energy(&r);
         let mut lambda = 1e-6;
         for _ in 0..MAX_STEPS {
@@ -36,7 +35,7 @@ impl Fit<'_> {
                     continue;
                 };
                 let (trial, trial_click) = apply(modes, &click, &step);
-                let trial_r = self.joint_residual(&base, &trial, &trial_click);
+                let trial_r = self.joint_residual(&trial, &trial_click);
                 let trial_cost = energy(&trial_r);
                 if trial_cost <= cost {
                     let gain = (cost - trial_cost) / cost.max(f64::MIN_POSITIVE);
@@ -55,17 +54,9 @@ impl Fit<'_> {
         r
     }
 
-    /// `base` (the data less the fixed modes) less the modes and the click.
-    fn joint_residual(
-        &self,
-        base: &[Complex64],
-        modes: &[BandMode],
-        click: &DVector<Complex64>,
-    ) -> Vec<Complex64> {
-        let mut r = base.to_vec();
-        for mode in modes {
-            self.model(mode.s, |i, phi, _| r[i] -= mode.c * phi);
-        }
+    /// The data less the modes and the click.
+    fn joint_residual(&self, modes: &[BandMode], click: &DVector<Complex64>) -> Vec<Complex64> {
+        let mut r = self.residual(modes);
         for m in self.first..=self.last {
             if let Some(basis) = self.click_basis(self.tau(m)) {
                 let value: Complex64 = basis.iter().zip(click.iter()).map(|(b, a)| a * b).sum();

@@ -48,7 +48,7 @@ pub fn read(path: &Path) -> Result<Recording, ReadError> {
 }
 
 /// Mix interleaved frames of `channels` channels down to their mean.
-pub fn mix_down(interleaved: &[f64], channels: usize) -> Vec<f64> {
+fn mix_down(interleaved: &[f64], channels: usize) -> Vec<f64> {
     let channels = channels.max(1);
     interleaved
         .chunks_exact(channels)

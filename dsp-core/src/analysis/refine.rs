@@ -87,21 +87,14 @@ impl Fit<'_> {
     /// P(j) = Σ_{k=−h}^{j} g[k]·e^{−sk} and Q(j) = Σ_{k=−h}^{j} −k·g[k]·e^{−sk} for j = −h…h
     /// (index j + h): the filter's partial sums, P(h) = G(s) and Q(h) = dG/ds.
     fn partial_sums(&self, s: Complex64) -> (Vec<Complex64>, Vec<Complex64>) {
-        let h = self.band.half_taps() as f64;
-        let step = (-s).exp();
-        let mut e = (s * h).exp();
-        let (mut p, mut q) = (Complex64::new(0.0, 0.0), Complex64::new(0.0, 0.0));
-        let mut sums = Vec::with_capacity(self.band.filter.len());
-        let mut dsums = Vec::with_capacity(self.band.filter.len());
-        for (i, &g) in self.band.filter.iter().enumerate() {
-            let k = i as f64 - h;
-            p += g * e;
-            q -= g * k * e;
-            sums.push(p);
-            dsums.push(q);
-            e *= step;
-        }
-        (sums, dsums)
+        let zero = Complex64::new(0.0, 0.0);
+        self.band
+            .terms(s)
+            .scan((zero, zero), |(p, q), (t, dt)| {
+                (*p, *q) = (*p + t, *q + dt);
+                Some((*p, *q))
+            })
+            .unzip()
     }
 
     /// The band's data over the fitted range.
