@@ -169,8 +169,9 @@ impl Fit<'_> {
                     continue;
                 }
                 let before = modes[i].s;
+                let mut trace = self.trace(modes[i].s);
                 for _ in 0..2 {
-                    modes[i] = self.gauss_newton(modes[i], &mut r);
+                    (modes[i], trace) = self.gauss_newton(modes[i], trace, &mut r);
                 }
                 let duration = span.min(1.0 / (-modes[i].s.re).max(1e-12));
                 moved = moved.max((modes[i].s - before).norm() * duration);
@@ -247,25 +248,44 @@ impl Fit<'_> {
         ])
     }
 
+    /// A mode's model over its extent: φ and dφ/ds at `s` ([`Fit::model`]).
+    fn trace(&self, s: Complex64) -> Trace {
+        let mut trace = Trace {
+            start: 0,
+            phi: Vec::new(),
+            dphi: Vec::new(),
+        };
+        self.model(s, |i, phi, dphi| {
+            if trace.phi.is_empty() {
+                trace.start = i;
+            }
+            trace.phi.push(phi);
+            trace.dphi.push(dphi);
+        });
+        trace
+    }
+
     /// One Gauss–Newton step of one mode, kept only if the residual's energy falls (else a half
-    /// step, then none); `r` is the residual of all modes and is updated.
-    fn gauss_newton(&self, mode: BandMode, r: &mut [Complex64]) -> BandMode {
+    /// step, then none); `trace` is the mode's model, `r` the residual of all modes, updated.
+    /// Returns the mode and its model.
+    fn gauss_newton(&self, mode: BandMode, trace: Trace, r: &mut [Complex64]) -> (BandMode, Trace) {
         let zero = Complex64::new(0.0, 0.0);
         let (mut a11, mut a12, mut a22, mut b1, mut b2) = (0.0, zero, 0.0, zero, zero);
-        self.model(mode.s, |i, phi, dphi| {
+        let residual = &r[trace.start..];
+        for ((phi, dphi), r) in trace.phi.iter().zip(&trace.dphi).zip(residual) {
             a11 += phi.norm_sqr();
             a12 += phi.conj() * dphi;
             a22 += dphi.norm_sqr();
-            b1 += phi.conj() * r[i];
-            b2 += dphi.conj() * r[i];
-        });
+            b1 += phi.conj() * r;
+            b2 += dphi.conj() * r;
+        }
         // J = [φ, c·φ'] → JᴴJ = [[a11, c·a12], [c̄·ā12, |c|²·a22]], Jᴴr = [b1, c̄·b2].
         let c = mode.c;
         let (m11, m12, m22) = (a11, c * a12, c.norm_sqr() * a22);
         let (r1, r2) = (b1, c.conj() * b2);
         let det = m11 * m22 - m12.norm_sqr();
         if !(det > 1e-300) {
-            return mode;
+            return (mode, trace);
         }
         let dc = (m22 * r1 - m12 * r2) / det;
         let ds = (m11 * r2 - m12.conj() * r1) / det;
@@ -274,41 +294,51 @@ impl Fit<'_> {
                 s: mode.s + ds * fraction,
                 c: mode.c + dc * fraction,
             };
-            if self.try_replace(mode, trial, r) {
-                return trial;
+            let trial_trace = self.trace(trial.s);
+            if replace(mode.c, &trace, trial.c, &trial_trace, r) {
+                return (trial, trial_trace);
             }
         }
-        mode
+        (mode, trace)
     }
+}
 
-    /// Replace `old` by `new` in the residual `r` if that lowers its energy; say whether it did.
-    /// (A model's samples run on from the same first index, as far as each one's envelope lasts.)
-    fn try_replace(&self, old: BandMode, new: BandMode, r: &mut [Complex64]) -> bool {
-        let mut start = None;
-        let (mut before, mut after) = (Vec::new(), Vec::new());
-        self.model(old.s, |i, phi, _| {
-            start.get_or_insert(i);
-            before.push(old.c * phi);
-        });
-        self.model(new.s, |i, phi, _| {
-            start.get_or_insert(i);
-            after.push(new.c * phi);
-        });
-        let start = start.unwrap_or(0);
-        let extent = before.len().max(after.len()).min(r.len() - start);
-        let zero = Complex64::new(0.0, 0.0);
-        let delta = |j: usize| before.get(j).unwrap_or(&zero) - after.get(j).unwrap_or(&zero);
-        let gain: f64 = (0..extent)
-            .map(|j| (r[start + j] + delta(j)).norm_sqr() - r[start + j].norm_sqr())
-            .sum();
-        if !(gain <= 0.0) {
-            return false;
-        }
-        for j in 0..extent {
-            r[start + j] += delta(j);
-        }
-        true
+/// A mode's model from band index `start` (into the fitted range) as far as its envelope lasts.
+struct Trace {
+    start: usize,
+    phi: Vec<Complex64>,
+    dphi: Vec<Complex64>,
+}
+
+/// Replace c_old·φ_old by c_new·φ_new in the residual `r` if that lowers its energy; say
+/// whether it did. (Both models start at the same index, as far as each one's envelope lasts.)
+fn replace(
+    c_old: Complex64,
+    old: &Trace,
+    c_new: Complex64,
+    new: &Trace,
+    r: &mut [Complex64],
+) -> bool {
+    let start = if old.phi.is_empty() {
+        new.start
+    } else {
+        old.start
+    };
+    let extent = old.phi.len().max(new.phi.len()).min(r.len() - start);
+    let zero = Complex64::new(0.0, 0.0);
+    let delta = |j: usize| {
+        old.phi.get(j).map_or(zero, |p| c_old * p) - new.phi.get(j).map_or(zero, |p| c_new * p)
+    };
+    let gain: f64 = (0..extent)
+        .map(|j| (r[start + j] + delta(j)).norm_sqr() - r[start + j].norm_sqr())
+        .sum();
+    if !(gain <= 0.0) {
+        return false;
     }
+    for j in 0..extent {
+        r[start + j] += delta(j);
+    }
+    true
 }
 
 /// Σ_{u=0}^{L−1} e^{q·u} = expm1(L·q)/expm1(q), exact near q = 0 too.
