@@ -12,6 +12,8 @@ pub enum ObjectKind {
     FreeBar,
     /// Bar with an undercut tuning its first overtones to 4 and 10 times the fundamental.
     MarimbaBar,
+    /// Bar with an undercut tuning its first overtones to 3 and 6 times the fundamental.
+    XylophoneBar,
     /// Thin circular plate with a free edge (cymbal-, gong-like).
     CircularPlate,
     /// Thin rectangular plate, simply supported (aspect ratio 0.7).
@@ -29,9 +31,10 @@ pub enum ObjectKind {
 }
 
 impl ObjectKind {
-    pub const ALL: [ObjectKind; 9] = [
+    pub const ALL: [ObjectKind; 10] = [
         ObjectKind::FreeBar,
         ObjectKind::MarimbaBar,
+        ObjectKind::XylophoneBar,
         ObjectKind::CircularPlate,
         ObjectKind::RectangularPlate,
         ObjectKind::Membrane,
@@ -46,6 +49,7 @@ impl ObjectKind {
         match self {
             ObjectKind::FreeBar => "bar",
             ObjectKind::MarimbaBar => "marimba",
+            ObjectKind::XylophoneBar => "xylophone",
             ObjectKind::CircularPlate => "circular-plate",
             ObjectKind::RectangularPlate => "rectangular-plate",
             ObjectKind::Membrane => "membrane",
@@ -62,7 +66,7 @@ impl ObjectKind {
     /// Sound*: the modal densities of beams, plates and membranes).
     pub fn modal_count_exponent(self) -> f64 {
         match self {
-            ObjectKind::FreeBar | ObjectKind::MarimbaBar => 0.5,
+            ObjectKind::FreeBar | ObjectKind::MarimbaBar | ObjectKind::XylophoneBar => 0.5,
             ObjectKind::Membrane => 2.0,
             ObjectKind::CircularPlate
             | ObjectKind::RectangularPlate
@@ -94,9 +98,9 @@ impl ObjectKind {
     /// - the other objects' modes as their lowest multipole on the sphere round them. A free
     ///   bar's mode i has i + 2 nodes and moves no net volume: order i + 2 (the fundamental a
     ///   linear quadrupole; Fletcher & Rossing, *The Physics of Musical Instruments*, §2.14 and
-    ///   §19), but a marimba bar's fundamental, which the tube tuned to it under the bar radiates
-    ///   as a monopole (its mouth's volume velocity; §19.3: the resonators make the fundamental
-    ///   louder); a free plate's mode (m, n), of Chladni order m + 2n, that order (the (2, 0)
+    ///   §19), but a marimba's or a xylophone's bar's fundamental, which the tube tuned to it
+    ///   under the bar radiates as a monopole (its mouth's volume velocity; §19.3: the resonators
+    ///   make the fundamental louder); a free plate's mode (m, n), of Chladni order m + 2n, that order (the (2, 0)
     ///   mode a quadrupole; §3.6); a bell's or a glass's rim mode of m nodal meridian pairs,
     ///   order m (§21.2); a drum head's mode (m, n), order m (the (0, 1) mode a monopole; §18.1);
     /// - a string's partials through the soundboard it drives, which pumps air as a monopole
@@ -112,7 +116,7 @@ impl ObjectKind {
         match shape {
             Shape::Bar(b) => {
                 let index = bar_index(b);
-                let tube = self == ObjectKind::MarimbaBar && index == 0.0;
+                let tube = self.is_tuned_bar() && index == 0.0;
                 multipole(
                     if tube { 0.0 } else { index + 2.0 },
                     0.5 * size_m,
@@ -304,6 +308,12 @@ impl ObjectKind {
         matches!(self, ObjectKind::Bell | ObjectKind::Glass)
     }
 
+    /// Whether it is a bar undercut to tune its overtones, with a tube under it (a marimba's, a
+    /// xylophone's).
+    pub fn is_tuned_bar(self) -> bool {
+        matches!(self, ObjectKind::MarimbaBar | ObjectKind::XylophoneBar)
+    }
+
     /// Where `marker` at position `x` lies on the object, in its own plane as seen from above,
     /// the object's length 1: along a bar or a string (x, 0); on a plate or a plank (x, y·aspect),
     /// y the marker's line across it; on a disc or a membrane (r·cos θ, r·sin θ) in the unit disc
@@ -311,7 +321,10 @@ impl ObjectKind {
     pub fn marker_point(self, marker: Marker, x: f64) -> [f64; 2] {
         let p = marker.point(x);
         match self {
-            ObjectKind::FreeBar | ObjectKind::MarimbaBar | ObjectKind::String => [p.x, 0.0],
+            ObjectKind::FreeBar
+            | ObjectKind::MarimbaBar
+            | ObjectKind::XylophoneBar
+            | ObjectKind::String => [p.x, 0.0],
             ObjectKind::RectangularPlate | ObjectKind::Plank => [p.x, p.y * self.plate_aspect()],
             ObjectKind::CircularPlate | ObjectKind::Membrane => {
                 [p.x * p.angle.cos(), p.x * p.angle.sin()]
@@ -387,6 +400,7 @@ fn lowest_modes(spec: &ObjectSpec, candidates: &mut [Candidate; MAX_CANDIDATES])
     let count = match spec.kind {
         ObjectKind::FreeBar => bar(candidates, wanted, None),
         ObjectKind::MarimbaBar => bar(candidates, wanted, Some(MARIMBA_RATIOS)),
+        ObjectKind::XylophoneBar => bar(candidates, wanted, Some(XYLOPHONE_RATIOS)),
         ObjectKind::RectangularPlate | ObjectKind::Plank => {
             rectangular_plate(candidates, spec.kind.plate_aspect())
         }
@@ -440,6 +454,12 @@ fn bar_shape(b: f64, xi: f64) -> f64 {
 /// (two octaves, three octaves and a major third; Fletcher & Rossing §19.1). Higher modes keep the
 /// free–free bar's spacing above the third.
 const MARIMBA_RATIOS: [f64; 3] = [1.0, 4.0, 10.0];
+
+/// Xylophone tuning: the undercut puts the first overtone a twelfth above the fundamental (3×)
+/// and the second two octaves and a fifth above it (6×) (Fletcher & Rossing §19.2; Bork, "Practical
+/// tuning of xylophone bars and resonators", Applied Acoustics 46, 1995). Higher modes keep the
+/// free–free bar's spacing above the third.
+const XYLOPHONE_RATIOS: [f64; 3] = [1.0, 3.0, 6.0];
 
 fn bar(out: &mut [Candidate], n: usize, tuned: Option<[f64; 3]>) -> usize {
     let b1 = bar_beta_l(0);

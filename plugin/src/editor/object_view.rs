@@ -313,9 +313,10 @@ fn lane(kind: ObjectKind, marker: Marker, frame: &Frame, point: [f64; 2]) -> Pos
         Marker::RightPickup => 2.0,
     };
     match kind {
-        ObjectKind::FreeBar | ObjectKind::MarimbaBar | ObjectKind::String => {
-            frame.at(point) + Vec2::new(0.0, 18.0 * lane as f32)
-        }
+        ObjectKind::FreeBar
+        | ObjectKind::MarimbaBar
+        | ObjectKind::XylophoneBar
+        | ObjectKind::String => frame.at(point) + Vec2::new(0.0, 18.0 * lane as f32),
         ObjectKind::Bell | ObjectKind::Glass => {
             let r = 1.0 - 0.2 * lane;
             frame.at([r * point[0], r * point[1]])
@@ -411,7 +412,7 @@ fn paint_marker(painter: &Painter, marker: Marker, at: Pos2, lit: bool) {
 fn outline(painter: &Painter, rect: Rect, kind: ObjectKind) -> Frame {
     match kind {
         ObjectKind::FreeBar | ObjectKind::String => straight(painter, rect, kind),
-        ObjectKind::MarimbaBar => marimba(painter, rect),
+        ObjectKind::MarimbaBar | ObjectKind::XylophoneBar => marimba(painter, rect),
         ObjectKind::RectangularPlate | ObjectKind::Plank => {
             let aspect = kind.plate_aspect();
             let frame = Frame::fit(rect, [-0.05, -0.05], [1.05, aspect + 0.05]);
@@ -461,8 +462,8 @@ fn straight(painter: &Painter, rect: Rect, kind: ObjectKind) -> Frame {
     frame
 }
 
-/// A marimba bar from the side: flat on top, its undercut arched below between 0.15 and 0.85 of
-/// its length (the arch that tunes its overtones to 4 and 10 times the fundamental).
+/// A tuned (marimba or xylophone) bar from the side: flat on top, its undercut arched below
+/// between 0.15 and 0.85 of its length (the arch that tunes its overtones).
 fn marimba(painter: &Painter, rect: Rect) -> Frame {
     let frame = Frame::fit(rect, [-0.05, -0.25], [1.05, 0.1]);
     let (thick, thin) = (0.07, 0.025);

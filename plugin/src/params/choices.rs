@@ -39,6 +39,9 @@ pub enum ObjectChoice {
     #[id = "string"]
     #[name = "String"]
     String,
+    #[id = "xylophone"]
+    #[name = "Xylophone bar"]
+    Xylophone,
 }
 
 impl ObjectChoice {
@@ -53,6 +56,7 @@ impl ObjectChoice {
             ObjectChoice::Glass => ObjectKind::Glass,
             ObjectChoice::Plank => ObjectKind::Plank,
             ObjectChoice::String => ObjectKind::String,
+            ObjectChoice::Xylophone => ObjectKind::XylophoneBar,
         }
     }
 }

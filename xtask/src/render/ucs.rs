@@ -34,9 +34,14 @@ fn object_category(preset: &Preset, patch: &Patch) -> &'static str {
     match (preset.category.as_str(), patch.object.kind) {
         ("Metal", _) => "METL",
         ("Glass", _) | (_, ObjectKind::Glass) => "GLAS",
-        ("Wood", _) | (_, ObjectKind::Plank | ObjectKind::FreeBar | ObjectKind::MarimbaBar) => {
-            "WOOD"
-        }
+        ("Wood", _)
+        | (
+            _,
+            ObjectKind::Plank
+            | ObjectKind::FreeBar
+            | ObjectKind::MarimbaBar
+            | ObjectKind::XylophoneBar,
+        ) => "WOOD",
         _ => "METL",
     }
 }
