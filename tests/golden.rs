@@ -13,8 +13,8 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use urto::presets::{factory, Preset};
-use urto::UrtoParams;
-use urto_host_tests::{clap_path, clap_state, workspace_root, Note, NoteOff, Render, Session};
+
+use urto_host_tests::{render_preset_note, workspace_root};
 
 const FS: f64 = 48_000.0;
 /// Each render: 3 s, the key held for 2 s.
@@ -42,30 +42,7 @@ fn fingerprint_path() -> PathBuf {
 
 /// The left and right channels of `preset`'s middle C at MIDI velocity `velocity`.
 fn render(preset: &Preset, velocity: u8) -> [Vec<f32>; 2] {
-    let state = clap_state(
-        &serde_json::to_vec(&preset.to_state(&UrtoParams::default())).expect("state JSON"),
-    );
-    let mut session = Session::new(&clap_path()).expect("load the CLAP");
-    session.load_state(&state).expect("state accepted");
-    let notes = [Note {
-        at_sample: 0,
-        key: 60,
-        velocity: f64::from(velocity) / 127.0,
-    }];
-    let offs = [NoteOff {
-        at_sample: (HOLD_S * FS) as u64,
-        key: 60,
-    }];
-    session
-        .render_stereo(&Render {
-            sample_rate_hz: FS,
-            block_frames: 512,
-            total_frames: (SECONDS * FS) as usize,
-            notes: &notes,
-            note_offs: &offs,
-            ..Render::default()
-        })
-        .expect("render")
+    render_preset_note(preset, 60, f64::from(velocity) / 127.0, HOLD_S, SECONDS, FS)
 }
 
 fn dbfs(x: f64) -> f64 {

@@ -2,10 +2,9 @@
 //!
 
 use urto::presets::{factory, Preset};
-use urto::UrtoParams;
 use urto_host_tests::compare::{self, Comparison, MatchedPartial, Sound};
 use urto_host_tests::reference::{reference_set, Fixture, Instrument};
-use urto_host_tests::{clap_path, clap_state, Note, NoteOff, Render, Session};
+use urto_host_tests::render_preset_note;
 
 const FS: f64 = 48_000.0;
 /// Each render: 3 s, the key held for 2 s, at MIDI velocity 100.
@@ -67,32 +66,9 @@ fn sounding_hz(recording: &Sound, note_hz: f64) -> f64 {
         .unwrap_or(note_hz)
 }
 
-/// The preset's note at `key`, velocity 100, through the CLAP: the louder-channel-agnostic mid.
+/// The preset's note at `key`, velocity 100, through the CLAP: the mid of its two channels.
 fn render(preset: &Preset, key: u8) -> Vec<f64> {
-    let state = clap_state(
-        &serde_json::to_vec(&preset.to_state(&UrtoParams::default())).expect("state JSON"),
-    );
-    let mut session = Session::new(&clap_path()).expect("load the CLAP");
-    session.load_state(&state).expect("state accepted");
-    let notes = [Note {
-        at_sample: 0,
-        key,
-        velocity: VELOCITY,
-    }];
-    let offs = [NoteOff {
-        at_sample: (HOLD_S * FS) as u64,
-        key,
-    }];
-    let [left, right] = session
-        .render_stereo(&Render {
-            sample_rate_hz: FS,
-            block_frames: 512,
-            total_frames: (SECONDS * FS) as usize,
-            notes: &notes,
-            note_offs: &offs,
-            ..Render::default()
-        })
-        .expect("render");
+    let [left, right] = render_preset_note(preset, key, VELOCITY, HOLD_S, SECONDS, FS);
     left.iter()
         .zip(&right)
         .map(|(l, r)| 0.5 * f64::from(l + r))

@@ -699,6 +699,43 @@ pub fn render(
     })
 }
 
+/// A factory or user preset's note through the CLAP at `sample_rate_hz` in blocks of 512: `key`
+/// struck at `velocity` (0…1), released after `hold_s`, `seconds` long; the left and right
+/// channels.
+pub fn render_preset_note(
+    preset: &urto::presets::Preset,
+    key: u8,
+    velocity: f64,
+    hold_s: f64,
+    seconds: f64,
+    sample_rate_hz: f64,
+) -> [Vec<f32>; 2] {
+    let state = clap_state(
+        &serde_json::to_vec(&preset.to_state(&urto::UrtoParams::default())).expect("state JSON"),
+    );
+    let mut session = Session::new(&clap_path()).expect("load the CLAP");
+    session.load_state(&state).expect("state accepted");
+    let notes = [Note {
+        at_sample: 0,
+        key,
+        velocity,
+    }];
+    let offs = [NoteOff {
+        at_sample: (hold_s * sample_rate_hz) as u64,
+        key,
+    }];
+    session
+        .render_stereo(&Render {
+            sample_rate_hz,
+            block_frames: 512,
+            total_frames: (seconds * sample_rate_hz) as usize,
+            notes: &notes,
+            note_offs: &offs,
+            ..Render::default()
+        })
+        .expect("render")
+}
+
 /// Frequency in Hz of the strongest bin of the Hann-windowed magnitude spectrum of `signal`,
 /// refined by parabolic interpolation of the log magnitudes around the peak.
 pub fn strongest_peak_hz(signal: &[f32], sample_rate_hz: f64) -> f64 {
