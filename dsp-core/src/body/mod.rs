@@ -247,9 +247,14 @@ const DISC_THICKNESS_PER_RADIUS: f64 = 1.0 / 50.0;
 pub fn object_fundamental_hz(kind: ObjectKind, material: &Material, size_m: f64) -> Option<f64> {
     let size_m = size_m.max(1e-3);
     match kind {
-        ObjectKind::FreeBar | ObjectKind::MarimbaBar | ObjectKind::XylophoneBar => Some(
-            free_bar_fundamental_hz(material, size_m, size_m * BAR_THICKNESS_PER_LENGTH),
-        ),
+        ObjectKind::FreeBar
+        | ObjectKind::MarimbaBar
+        | ObjectKind::XylophoneBar
+        | ObjectKind::GlockenspielBar => Some(free_bar_fundamental_hz(
+            material,
+            size_m,
+            size_m * BAR_THICKNESS_PER_LENGTH,
+        )),
         ObjectKind::Plank => Some(supported_plate_fundamental_hz(
             material,
             size_m,
@@ -293,9 +298,10 @@ pub fn object_size_m(kind: ObjectKind, material: &Material, mass_kg: f64) -> f64
     };
     let shell = 2.0 * PI;
     match kind {
-        ObjectKind::FreeBar | ObjectKind::MarimbaBar | ObjectKind::XylophoneBar => {
-            per_m3(BAR_WIDTH_PER_LENGTH * BAR_THICKNESS_PER_LENGTH)
-        }
+        ObjectKind::FreeBar
+        | ObjectKind::MarimbaBar
+        | ObjectKind::XylophoneBar
+        | ObjectKind::GlockenspielBar => per_m3(BAR_WIDTH_PER_LENGTH * BAR_THICKNESS_PER_LENGTH),
         ObjectKind::Plank | ObjectKind::RectangularPlate => {
             let thickness = if kind == ObjectKind::Plank {
                 PLANK_THICKNESS_PER_LENGTH

@@ -223,6 +223,9 @@ pub const MATERIALS: [Material; 16] = [
     },
 ];
 
+/// Steel, the table's first entry.
+pub const STEEL: &Material = &MATERIALS[0];
+
 /// The material with stable id `id`.
 pub fn by_id(id: &str) -> Option<&'static Material> {
     MATERIALS.iter().find(|m| m.id == id)

@@ -14,6 +14,9 @@ pub enum ObjectKind {
     MarimbaBar,
     /// Bar with an undercut tuning its first overtones to 3 and 6 times the fundamental.
     XylophoneBar,
+    /// Glockenspiel bar: a steel bar 3/8 in thick, free at both ends, as long as its note asks;
+    /// shear and rotary inertia (Timoshenko) lower its overtones the more, the shorter it is.
+    GlockenspielBar,
     /// Thin circular plate with a free edge (cymbal-, gong-like).
     CircularPlate,
     /// Thin rectangular plate, simply supported (aspect ratio 0.7).
@@ -31,10 +34,11 @@ pub enum ObjectKind {
 }
 
 impl ObjectKind {
-    pub const ALL: [ObjectKind; 10] = [
+    pub const ALL: [ObjectKind; 11] = [
         ObjectKind::FreeBar,
         ObjectKind::MarimbaBar,
         ObjectKind::XylophoneBar,
+        ObjectKind::GlockenspielBar,
         ObjectKind::CircularPlate,
         ObjectKind::RectangularPlate,
         ObjectKind::Membrane,
@@ -50,6 +54,7 @@ impl ObjectKind {
             ObjectKind::FreeBar => "bar",
             ObjectKind::MarimbaBar => "marimba",
             ObjectKind::XylophoneBar => "xylophone",
+            ObjectKind::GlockenspielBar => "glockenspiel",
             ObjectKind::CircularPlate => "circular-plate",
             ObjectKind::RectangularPlate => "rectangular-plate",
             ObjectKind::Membrane => "membrane",
@@ -66,7 +71,10 @@ impl ObjectKind {
     /// Sound*: the modal densities of beams, plates and membranes).
     pub fn modal_count_exponent(self) -> f64 {
         match self {
-            ObjectKind::FreeBar | ObjectKind::MarimbaBar | ObjectKind::XylophoneBar => 0.5,
+            ObjectKind::FreeBar
+            | ObjectKind::MarimbaBar
+            | ObjectKind::XylophoneBar
+            | ObjectKind::GlockenspielBar => 0.5,
             ObjectKind::Membrane => 2.0,
             ObjectKind::CircularPlate
             | ObjectKind::RectangularPlate
@@ -324,6 +332,7 @@ impl ObjectKind {
             ObjectKind::FreeBar
             | ObjectKind::MarimbaBar
             | ObjectKind::XylophoneBar
+            | ObjectKind::GlockenspielBar
             | ObjectKind::String => [p.x, 0.0],
             ObjectKind::RectangularPlate | ObjectKind::Plank => [p.x, p.y * self.plate_aspect()],
             ObjectKind::CircularPlate | ObjectKind::Membrane => {
@@ -401,6 +410,7 @@ fn lowest_modes(spec: &ObjectSpec, candidates: &mut [Candidate; MAX_CANDIDATES])
         ObjectKind::FreeBar => bar(candidates, wanted, None),
         ObjectKind::MarimbaBar => bar(candidates, wanted, Some(MARIMBA_RATIOS)),
         ObjectKind::XylophoneBar => bar(candidates, wanted, Some(XYLOPHONE_RATIOS)),
+        ObjectKind::GlockenspielBar => glockenspiel_bar(candidates, wanted, spec.f0_hz),
         ObjectKind::RectangularPlate | ObjectKind::Plank => {
             rectangular_plate(candidates, spec.kind.plate_aspect())
         }
@@ -477,6 +487,51 @@ fn bar(out: &mut [Candidate], n: usize, tuned: Option<[f64; 3]>) -> usize {
         };
     }
     n
+}
+
+/// A glockenspiel bar's thickness, m: 3/8 in, the thick end of the 5/16–3/8 in (by 1–1¼ in wide)
+/// of an orchestral glockenspiel's steel bars, which share their cross-section and differ in
+/// length (Fletcher & Rossing, *The Physics of Musical Instruments*, §19.5).
+const GLOCKENSPIEL_THICKNESS_M: f64 = 0.0095;
+
+/// The free–free steel bar [`GLOCKENSPIEL_THICKNESS_M`] thick whose fundamental is `f0_hz`: each
+/// mode's Euler–Bernoulli ratio (βᵢ/β₁)² times its Timoshenko factor over the fundamental's
+/// ([`timoshenko_factor`], kᵢ = βᵢ). The length L solves f₀ = λ₁(L)·(β₁L)²·r·c/(2π·L²), r = h/√12
+/// the radius of gyration and c = √(E/ρ), by fixed-point iteration from λ₁ = 1.
+fn glockenspiel_bar(out: &mut [Candidate], n: usize, f0_hz: f64) -> usize {
+    let steel = crate::material::STEEL;
+    let speed_m_per_s = (steel.youngs_modulus_pa / steel.density_kg_per_m3).sqrt();
+    let gyration_m = GLOCKENSPIEL_THICKNESS_M / 12f64.sqrt();
+    // E/(κG) = 2(1 + ν)/κ with Cowper's κ = 10(1 + ν)/(12 + 11ν) for a rectangle (J. Appl. Mech.
+    // 33, 1966): (12 + 11ν)/5.
+    let shear = (12.0 + 11.0 * steel.poisson_ratio) / 5.0;
+    let b1 = bar_beta_l(0);
+    let euler_length2 = b1 * b1 * gyration_m * speed_m_per_s / (2.0 * PI * f0_hz.max(1.0));
+    let factor =
+        |b: f64, length2: f64| timoshenko_factor(b * b * gyration_m * gyration_m / length2, shear);
+    let mut length2 = euler_length2;
+    for _ in 0..4 {
+        length2 = euler_length2 * factor(b1, length2);
+    }
+    let lambda1 = factor(b1, length2);
+    for (i, c) in out.iter_mut().take(n).enumerate() {
+        let b = bar_beta_l(i);
+        *c = Candidate {
+            ratio: (b / b1).powi(2) * factor(b, length2) / lambda1,
+            shape: Shape::Bar(b),
+        };
+    }
+    n
+}
+
+/// ω/ω_EB of a Timoshenko beam's flexural wave of wavenumber k, a = (k·r)² and s = E/(κG): the
+/// dispersion relation EI·k⁴ − ρA·ω² − ρI·(1 + s)·ω²k² + ρ²I·ω⁴/(κG) = 0 (Timoshenko, Phil. Mag.
+/// 41, 1921; Han, Benaroya & Wei, J. Sound Vib. 225, 1999) in Ω = (ω/ω_EB)² reads
+/// a²s·Ω² − (1 + a(1 + s))·Ω + 1 = 0, whose flexural root is Ω = 2/(B + √(B² − 4a²s)),
+/// B = 1 + a(1 + s) (≈ 1 − a(1 + s) for a thin bar: Rayleigh's and the shear's lowering).
+fn timoshenko_factor(a: f64, s: f64) -> f64 {
+    let b = 1.0 + a * (1.0 + s);
+    (2.0 / (b + (b * b - 4.0 * a * a * s).sqrt())).sqrt()
 }
 
 /// Simply supported rectangular plate of sides 1 × `aspect`: f_mn ∝ m² + (n/aspect)² (Leissa,

@@ -42,6 +42,9 @@ pub enum ObjectChoice {
     #[id = "xylophone"]
     #[name = "Xylophone bar"]
     Xylophone,
+    #[id = "glockenspiel"]
+    #[name = "Glockenspiel bar"]
+    Glockenspiel,
 }
 
 impl ObjectChoice {
@@ -57,6 +60,7 @@ impl ObjectChoice {
             ObjectChoice::Plank => ObjectKind::Plank,
             ObjectChoice::String => ObjectKind::String,
             ObjectChoice::Xylophone => ObjectKind::XylophoneBar,
+            ObjectChoice::Glockenspiel => ObjectKind::GlockenspielBar,
         }
     }
 }

@@ -176,3 +176,34 @@ fn damping_slope_and_stretch_act_as_documented() {
     );
     assert!((out[3].freq_hz - 100.0 * 4f64.powf(1.1)).abs() < 1e-9);
 }
+
+/// The glockenspiel bar's ratios at `f0_hz`.
+fn glockenspiel_ratios(f0_hz: f64) -> Vec<f64> {
+    let spec = ObjectSpec {
+        kind: ObjectKind::GlockenspielBar,
+        num_modes: 3,
+        ..ObjectSpec::marimba(f0_hz)
+    };
+    let mut out = [Mode::SILENT; MAX_MODES];
+    let n = object_modes(&spec, SIZE_M, &mut out);
+    out[..n]
+        .iter()
+        .map(|m| m.freq_hz / out[0].freq_hz)
+        .collect()
+}
+
+#[test]
+fn a_long_glockenspiel_bar_is_a_free_bar_and_a_short_one_is_lowered_as_rayleigh_and_shear_say() {
+    // A 20 Hz bar 3/8 in thick is 1.6 m long: Euler–Bernoulli's 2.7565 and 5.4039.
+    let long = glockenspiel_ratios(20.0);
+    assert!((long[1] - 2.7565).abs() < 2e-3, "{long:?}");
+    assert!((long[2] - 5.4039).abs() < 4e-3, "{long:?}");
+    // At 830 Hz, by hand: L² = (β₁L)²·r·c/(2π·f), r = h/√12, c = √(E/ρ) (205 GPa, 7850 kg/m³):
+    // L = 0.245 m; to first order in a = (βr/L)², each mode falls by ½·a·(1 + E/κG), E/κG =
+    // (12 + 11ν)/5 at ν = 0.29 (Rayleigh's rotary inertia and Timoshenko's shear; Han, Benaroya
+    // & Wei 1999): 2.7290 and 5.2686. The exact
+    // root lies 0.15 % above at the third mode (its next order).
+    let short = glockenspiel_ratios(830.3);
+    assert!((short[1] / 2.7290 - 1.0).abs() < 1e-3, "{short:?}");
+    assert!(short[2] < 5.2686 * 1.003 && short[2] > 5.2686, "{short:?}");
+}
