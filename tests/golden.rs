@@ -13,7 +13,6 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use urto::presets::{factory, Preset};
-
 use urto_host_tests::{render_preset_note, workspace_root};
 
 const FS: f64 = 48_000.0;

@@ -1,5 +1,4 @@
 //! The instruments against recordings (issue 55): each factory instrument rendered through the real CLAP at a reference fixture's real note and compared with the recording by the independent comparison.
-//!
 
 use urto::presets::{factory, Preset};
 use urto_host_tests::compare::{self, Comparison, MatchedPartial, Sound};
@@ -184,13 +183,23 @@ fn within_factor(r: Option<f64>) -> bool {
     r.is_some_and(|r| (1.0 / FACTOR..=FACTOR).contains(&r))
 }
 
+/// The check of a render-over-recording ratio `r` named `what`: within [`FACTOR`].
+fn within(criterion: Criterion, what: &str, r: Option<f64>) -> (Criterion, bool, String) {
+    (criterion, within_factor(r), format!("{what} ×{}", show(r)))
+}
+
 fn show(r: Option<f64>) -> String {
     r.map_or("–".into(), |r| format!("{r:.2}"))
 }
 
+/// Whether the render has the recording's partial `m` within [`PARTIAL_CENTS`].
+fn in_tune(m: &MatchedPartial) -> bool {
+    m.cents.is_some_and(|x| x.abs() <= PARTIAL_CENTS)
+}
+
 /// Whether the render has the recording's partial `m` within the cents and level tolerances.
 fn present(m: &MatchedPartial) -> bool {
-    m.cents.is_some_and(|x| x.abs() <= PARTIAL_CENTS)
+    in_tune(m)
         && m.level_difference_db
             .is_some_and(|d| d.abs() <= PARTIAL_LEVEL_DB)
 }
@@ -214,9 +223,6 @@ fn placed(m: &MatchedPartial) -> String {
 /// whether the render has both within [`PARTIAL_CENTS`], and what it has.
 fn bar_modes(c: &Comparison, note_hz: f64) -> (bool, String) {
     let modes = [(2.5, 3.5), (4.5, 5.5)].map(|(lo, hi)| strongest_between(c, note_hz, lo, hi));
-    let tuned = |m: &Option<&MatchedPartial>| {
-        m.is_some_and(|m| m.cents.is_some_and(|x| x.abs() <= PARTIAL_CENTS))
-    };
     let what = modes
         .iter()
         .zip(["2.5–3.5×", "4.5–5.5×"])
@@ -227,7 +233,10 @@ fn bar_modes(c: &Comparison, note_hz: f64) -> (bool, String) {
         })
         .collect::<Vec<_>>()
         .join("; ");
-    (modes.iter().all(tuned), format!("bending modes {what}"))
+    (
+        modes.iter().all(|m| m.is_some_and(in_tune)),
+        format!("bending modes {what}"),
+    )
 }
 
 /// The per-band mean level difference (render − recording, dB) over the frames, with the
@@ -319,26 +328,14 @@ fn compare_fixture(fixture: &Fixture, preset: &Preset) -> Row {
             }),
         ),
         (Criterion::BarModes, bar_ok, bar_what),
-        (
+        within(
             Criterion::StrongestT60,
-            within_factor(strongest_t60),
-            format!("strongest partial's T60 ×{}", show(strongest_t60)),
+            "strongest partial's T60",
+            strongest_t60,
         ),
-        (
-            Criterion::BroadbandT60,
-            within_factor(broadband_t60),
-            format!("broadband T60 ×{}", show(broadband_t60)),
-        ),
-        (
-            Criterion::Centroid20,
-            within_factor(centroid_20),
-            format!("centroid at 20 ms ×{}", show(centroid_20)),
-        ),
-        (
-            Criterion::Centroid100,
-            within_factor(centroid_100),
-            format!("centroid at 100 ms ×{}", show(centroid_100)),
-        ),
+        within(Criterion::BroadbandT60, "broadband T60", broadband_t60),
+        within(Criterion::Centroid20, "centroid at 20 ms", centroid_20),
+        within(Criterion::Centroid100, "centroid at 100 ms", centroid_100),
     ];
     Row {
         line: format!(
