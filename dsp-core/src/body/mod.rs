@@ -21,7 +21,8 @@ use crate::material::{
 };
 use crate::radiation::Radiator;
 use crate::resonator::{
-    object_modes, Mode, ObjectKind, ObjectSpec, BAR_WIDTH_PER_LENGTH, MAX_MODES,
+    chime_strike_note_hz, chime_tube_area_m2, object_modes, Mode, ObjectKind, ObjectSpec,
+    BAR_WIDTH_PER_LENGTH, MAX_MODES,
 };
 use std::f64::consts::PI;
 
@@ -240,7 +241,8 @@ const DISC_THICKNESS_PER_RADIUS: f64 = 1.0 / 50.0;
 /// The frequency (Hz) of the mode an object of `kind` is tuned by, from its `material` and its
 /// size (a bar's or plank's length, a rectangular plate's longer side, a disc's radius, m), in
 /// the proportions of the object table: a free–free bar (the marimba bar's before its undercut,
-/// which lowers it), f₁ = 1.0279·(h/L²)·√(E/ρ); the plank and the rectangular plate simply
+/// which lowers it), f₁ = 1.0279·(h/L²)·√(E/ρ); the chime's strike note
+/// ([`chime_strike_note_hz`]); the plank and the rectangular plate simply
 /// supported, aspect 0.2 and 0.7; the circular plate free. `None` for objects whose pitch a size
 /// and a material do not set alone (a membrane's and a string's tension, a bell's and a glass's
 /// shell profile): those keep their tuning.
@@ -255,6 +257,7 @@ pub fn object_fundamental_hz(kind: ObjectKind, material: &Material, size_m: f64)
             size_m,
             size_m * BAR_THICKNESS_PER_LENGTH,
         )),
+        ObjectKind::Chime => Some(chime_strike_note_hz(material, size_m)),
         ObjectKind::Plank => Some(supported_plate_fundamental_hz(
             material,
             size_m,
@@ -287,9 +290,9 @@ const DRUM_HEAD_KG_PER_M2: f64 = 1.0;
 /// The size (m) of an object of `kind` in `material` that weighs `mass_kg`, in the proportions
 /// of the object table and [`object_fundamental_hz`]: a bar's length (width ⅕, thickness ¹⁄₂₀
 /// of it), a plank's (⅕, ¹⁄₄₀), a rectangular plate's longer side (0.7, ¹⁄₁₀₀), a circular
-/// plate's radius (thickness ¹⁄₅₀), a bell's and a glass's radius (a hemispherical shell of the
-/// thickness above), a drum head's radius ([`DRUM_HEAD_KG_PER_M2`]); a string's length, 1 m
-/// (it is heard through its soundboard). What sets how the object radiates (see
+/// plate's radius (thickness ¹⁄₅₀), a chime's length (its tube's section fixed), a bell's and a
+/// glass's radius (a hemispherical shell of the thickness above), a drum head's radius
+/// ([`DRUM_HEAD_KG_PER_M2`]); a string's length, 1 m (it is heard through its soundboard). What sets how the object radiates (see
 /// [`crate::radiation`]) when its size is not set by hand.
 pub fn object_size_m(kind: ObjectKind, material: &Material, mass_kg: f64) -> f64 {
     let mass_kg = mass_kg.max(1e-6);
@@ -310,6 +313,7 @@ pub fn object_size_m(kind: ObjectKind, material: &Material, mass_kg: f64) -> f64
             };
             per_m3(kind.plate_aspect() * thickness)
         }
+        ObjectKind::Chime => mass_kg / (material.density_kg_per_m3 * chime_tube_area_m2()),
         ObjectKind::CircularPlate => per_m3(PI * DISC_THICKNESS_PER_RADIUS),
         ObjectKind::Bell => per_m3(shell * BELL_THICKNESS_PER_RADIUS),
         ObjectKind::Glass => per_m3(shell * GLASS_THICKNESS_PER_RADIUS),

@@ -162,6 +162,11 @@ fn objects_are_tuned_by_material_and_size() {
     let plate = pi * pi * (1.0 / 0.16 + 1.0 / (0.28 * 0.28)) * (d / (rho * h)).sqrt() / (2.0 * pi);
     let got = object_fundamental_hz(ObjectKind::RectangularPlate, steel, 0.4).unwrap();
     assert!((got / plate - 1.0).abs() < 1e-9, "{got} vs {plate}");
+    // A ¾ in brass chime 0.6796 m long sounds F5 (698.46 Hz): its 4th mode's Timoshenko root
+    // solved by hand for that note (r = 6.199 mm, s = 4 + 3ν).
+    let brass = crate::material::BRASS;
+    let got = object_fundamental_hz(ObjectKind::Chime, brass, 0.6796).unwrap();
+    assert!((got / 698.46 - 1.0).abs() < 2e-4, "{got}");
     // Pitch a size and a material do not set alone.
     for kind in [
         ObjectKind::Membrane,

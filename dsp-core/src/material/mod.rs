@@ -225,6 +225,8 @@ pub const MATERIALS: [Material; 16] = [
 
 /// Steel, the table's first entry.
 pub const STEEL: &Material = &MATERIALS[0];
+/// Brass, the table's second.
+pub const BRASS: &Material = &MATERIALS[1];
 
 /// The material with stable id `id`.
 pub fn by_id(id: &str) -> Option<&'static Material> {

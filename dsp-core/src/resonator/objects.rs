@@ -17,6 +17,9 @@ pub enum ObjectKind {
     /// Glockenspiel bar: a steel bar 3/8 in thick, free at both ends, as long as its note asks;
     /// shear and rotary inertia (Timoshenko) lower its overtones the more, the shorter it is.
     GlockenspielBar,
+    /// Chime (tubular bell): a brass tube free at both ends, tuned by its strike note, an octave
+    /// under its 4th mode; shear and rotary inertia lower its upper modes.
+    Chime,
     /// Thin circular plate with a free edge (cymbal-, gong-like).
     CircularPlate,
     /// Thin rectangular plate, simply supported (aspect ratio 0.7).
@@ -34,11 +37,12 @@ pub enum ObjectKind {
 }
 
 impl ObjectKind {
-    pub const ALL: [ObjectKind; 11] = [
+    pub const ALL: [ObjectKind; 12] = [
         ObjectKind::FreeBar,
         ObjectKind::MarimbaBar,
         ObjectKind::XylophoneBar,
         ObjectKind::GlockenspielBar,
+        ObjectKind::Chime,
         ObjectKind::CircularPlate,
         ObjectKind::RectangularPlate,
         ObjectKind::Membrane,
@@ -55,6 +59,7 @@ impl ObjectKind {
             ObjectKind::MarimbaBar => "marimba",
             ObjectKind::XylophoneBar => "xylophone",
             ObjectKind::GlockenspielBar => "glockenspiel",
+            ObjectKind::Chime => "chime",
             ObjectKind::CircularPlate => "circular-plate",
             ObjectKind::RectangularPlate => "rectangular-plate",
             ObjectKind::Membrane => "membrane",
@@ -74,7 +79,8 @@ impl ObjectKind {
             ObjectKind::FreeBar
             | ObjectKind::MarimbaBar
             | ObjectKind::XylophoneBar
-            | ObjectKind::GlockenspielBar => 0.5,
+            | ObjectKind::GlockenspielBar
+            | ObjectKind::Chime => 0.5,
             ObjectKind::Membrane => 2.0,
             ObjectKind::CircularPlate
             | ObjectKind::RectangularPlate
@@ -125,10 +131,15 @@ impl ObjectKind {
             Shape::Bar(b) => {
                 let index = bar_index(b);
                 let tube = self.is_tuned_bar() && index == 0.0;
+                let width_m = if self == ObjectKind::Chime {
+                    CHIME_DIAMETER_M
+                } else {
+                    BAR_WIDTH_PER_LENGTH * size_m
+                };
                 multipole(
                     if tube { 0.0 } else { index + 2.0 },
                     0.5 * size_m,
-                    2.0 * BAR_WIDTH_PER_LENGTH * size_m * size_m,
+                    2.0 * width_m * size_m,
                 )
             }
             Shape::Plate(m, n) => Radiator::BaffledPlate {
@@ -159,7 +170,8 @@ const SOUNDBOARD_AREA_M2: f64 = 0.25;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ObjectSpec {
     pub kind: ObjectKind,
-    /// Frequency of the mode the object is tuned by (the bell's prime, the plate's lowest), Hz.
+    /// Frequency the object is tuned by (the bell's prime, the plate's lowest mode, the chime's
+    /// strike note), Hz.
     pub f0_hz: f64,
     /// Modes to generate (at most [`MAX_MODES`]).
     pub num_modes: usize,
@@ -333,6 +345,7 @@ impl ObjectKind {
             | ObjectKind::MarimbaBar
             | ObjectKind::XylophoneBar
             | ObjectKind::GlockenspielBar
+            | ObjectKind::Chime
             | ObjectKind::String => [p.x, 0.0],
             ObjectKind::RectangularPlate | ObjectKind::Plank => [p.x, p.y * self.plate_aspect()],
             ObjectKind::CircularPlate | ObjectKind::Membrane => {
@@ -410,7 +423,20 @@ fn lowest_modes(spec: &ObjectSpec, candidates: &mut [Candidate; MAX_CANDIDATES])
         ObjectKind::FreeBar => bar(candidates, wanted, None),
         ObjectKind::MarimbaBar => bar(candidates, wanted, Some(MARIMBA_RATIOS)),
         ObjectKind::XylophoneBar => bar(candidates, wanted, Some(XYLOPHONE_RATIOS)),
-        ObjectKind::GlockenspielBar => glockenspiel_bar(candidates, wanted, spec.f0_hz),
+        ObjectKind::GlockenspielBar => timoshenko_bar(
+            candidates,
+            wanted,
+            crate::material::STEEL,
+            glockenspiel_section(),
+            (0, 1.0, spec.f0_hz),
+        ),
+        ObjectKind::Chime => timoshenko_bar(
+            candidates,
+            wanted,
+            crate::material::BRASS,
+            chime_section(),
+            (CHIME_STRIKE_MODE, 2.0, 2.0 * spec.f0_hz),
+        ),
         ObjectKind::RectangularPlate | ObjectKind::Plank => {
             rectangular_plate(candidates, spec.kind.plate_aspect())
         }
@@ -489,35 +515,99 @@ fn bar(out: &mut [Candidate], n: usize, tuned: Option<[f64; 3]>) -> usize {
     n
 }
 
+/// A bar's cross-section as Timoshenko's theory needs it: its radius of gyration r = √(I/A), m,
+/// and s = E/(κG) = 2(1 + ν)/κ, κ the shear coefficient.
+#[derive(Clone, Copy)]
+struct Section {
+    gyration_m: f64,
+    shear: f64,
+}
+
 /// A glockenspiel bar's thickness, m: 3/8 in, the thick end of the 5/16–3/8 in (by 1–1¼ in wide)
 /// of an orchestral glockenspiel's steel bars, which share their cross-section and differ in
 /// length (Fletcher & Rossing, *The Physics of Musical Instruments*, §19.5).
 const GLOCKENSPIEL_THICKNESS_M: f64 = 0.0095;
 
-/// The free–free steel bar [`GLOCKENSPIEL_THICKNESS_M`] thick whose fundamental is `f0_hz`: each
-/// mode's Euler–Bernoulli ratio (βᵢ/β₁)² times its Timoshenko factor over the fundamental's
-/// ([`timoshenko_factor`], kᵢ = βᵢ). The length L solves f₀ = λ₁(L)·(β₁L)²·r·c/(2π·L²), r = h/√12
-/// the radius of gyration and c = √(E/ρ), by fixed-point iteration from λ₁ = 1.
-fn glockenspiel_bar(out: &mut [Candidate], n: usize, f0_hz: f64) -> usize {
-    let steel = crate::material::STEEL;
-    let speed_m_per_s = (steel.youngs_modulus_pa / steel.density_kg_per_m3).sqrt();
-    let gyration_m = GLOCKENSPIEL_THICKNESS_M / 12f64.sqrt();
-    // E/(κG) = 2(1 + ν)/κ with Cowper's κ = 10(1 + ν)/(12 + 11ν) for a rectangle (J. Appl. Mech.
-    // 33, 1966): (12 + 11ν)/5.
-    let shear = (12.0 + 11.0 * steel.poisson_ratio) / 5.0;
-    let b1 = bar_beta_l(0);
-    let euler_length2 = b1 * b1 * gyration_m * speed_m_per_s / (2.0 * PI * f0_hz.max(1.0));
-    let factor =
-        |b: f64, length2: f64| timoshenko_factor(b * b * gyration_m * gyration_m / length2, shear);
+/// The glockenspiel bar's section: a rectangle [`GLOCKENSPIEL_THICKNESS_M`] thick, r = h/√12,
+/// Cowper's κ = 10(1 + ν)/(12 + 11ν) (J. Appl. Mech. 33, 1966), so s = (12 + 11ν)/5.
+fn glockenspiel_section() -> Section {
+    Section {
+        gyration_m: GLOCKENSPIEL_THICKNESS_M / 12f64.sqrt(),
+        shear: (12.0 + 11.0 * crate::material::STEEL.poisson_ratio) / 5.0,
+    }
+}
+
+/// A chime's tube, outer diameter and wall, m: ¾ in by 1/16 in brass. Orchestral chimes are
+/// 1¼–1½ in (Fletcher & Rossing §19.6), and shear lowers their upper modes about twice as much
+/// as the slenderer tube the freepats recording's mode spacing asks.
+const CHIME_DIAMETER_M: f64 = 0.019_05;
+const CHIME_WALL_M: f64 = 0.001_59;
+/// A chime's strike note, the pitch the ear infers from its 4th, 5th and 6th modes (≈ 2 : 3 : 4),
+/// lies an octave under its 4th mode (Rossing, *Science of Percussion Instruments*, ch. 5).
+const CHIME_STRIKE_MODE: usize = 3;
+
+/// The chime's tube's outer and inner radii, m.
+fn chime_radii_m() -> (f64, f64) {
+    (
+        0.5 * CHIME_DIAMETER_M,
+        0.5 * CHIME_DIAMETER_M - CHIME_WALL_M,
+    )
+}
+
+/// The chime's section: a thin-walled round tube, r = √(a² + b²)/2 (a, b its outer and inner
+/// radii), Cowper's κ = 2(1 + ν)/(4 + 3ν), so s = 4 + 3ν.
+fn chime_section() -> Section {
+    let (a, b) = chime_radii_m();
+    Section {
+        gyration_m: 0.5 * (a * a + b * b).sqrt(),
+        shear: 4.0 + 3.0 * crate::material::BRASS.poisson_ratio,
+    }
+}
+
+/// A chime's strike note (Hz) `length_m` long in `material`: half its 4th free–free mode,
+/// λ₄·(β₄L)²·r·c/(2π·L²), c = √(E/ρ), r the tube's radius of gyration and λ₄ its Timoshenko
+/// factor ([`timoshenko_factor`]).
+pub fn chime_strike_note_hz(material: &crate::material::Material, length_m: f64) -> f64 {
+    let section = chime_section();
+    let b = bar_beta_l(CHIME_STRIKE_MODE);
+    let (r, length_m) = (section.gyration_m, length_m.max(1e-3));
+    let speed_m_per_s = (material.youngs_modulus_pa / material.density_kg_per_m3).sqrt();
+    let lambda = timoshenko_factor((b * r / length_m).powi(2), section.shear);
+    0.5 * lambda * b * b * r * speed_m_per_s / (2.0 * PI * length_m * length_m)
+}
+
+/// A chime's tube's cross-section, m².
+pub fn chime_tube_area_m2() -> f64 {
+    let (a, b) = chime_radii_m();
+    PI * (a * a - b * b)
+}
+
+/// The free–free bar of `section` in `material` whose mode `tuned` (0 the fundamental) sounds
+/// at `tuned_hz`, as ratios to `tuned_hz`/`tuned_ratio`: each mode's Euler–Bernoulli ratio
+/// (βᵢ/βₜ)² times its Timoshenko factor over the tuned mode's ([`timoshenko_factor`],
+/// kᵢ = βᵢ). The length L solves fₜ = λₜ(L)·(βₜL)²·r·c/(2π·L²), c = √(E/ρ), by fixed-point
+/// iteration from λₜ = 1.
+fn timoshenko_bar(
+    out: &mut [Candidate],
+    n: usize,
+    material: &crate::material::Material,
+    section: Section,
+    (tuned, tuned_ratio, tuned_hz): (usize, f64, f64),
+) -> usize {
+    let speed_m_per_s = (material.youngs_modulus_pa / material.density_kg_per_m3).sqrt();
+    let r = section.gyration_m;
+    let bt = bar_beta_l(tuned);
+    let euler_length2 = bt * bt * r * speed_m_per_s / (2.0 * PI * tuned_hz.max(1.0));
+    let factor = |b: f64, length2: f64| timoshenko_factor(b * b * r * r / length2, section.shear);
     let mut length2 = euler_length2;
     for _ in 0..4 {
-        length2 = euler_length2 * factor(b1, length2);
+        length2 = euler_length2 * factor(bt, length2);
     }
-    let lambda1 = factor(b1, length2);
+    let lambda = factor(bt, length2);
     for (i, c) in out.iter_mut().take(n).enumerate() {
         let b = bar_beta_l(i);
         *c = Candidate {
-            ratio: (b / b1).powi(2) * factor(b, length2) / lambda1,
+            ratio: tuned_ratio * (b / bt).powi(2) * factor(b, length2) / lambda,
             shape: Shape::Bar(b),
         };
     }

@@ -317,6 +317,7 @@ fn lane(kind: ObjectKind, marker: Marker, frame: &Frame, point: [f64; 2]) -> Pos
         | ObjectKind::MarimbaBar
         | ObjectKind::XylophoneBar
         | ObjectKind::GlockenspielBar
+        | ObjectKind::Chime
         | ObjectKind::String => frame.at(point) + Vec2::new(0.0, 18.0 * lane as f32),
         ObjectKind::Bell | ObjectKind::Glass => {
             let r = 1.0 - 0.2 * lane;
@@ -412,9 +413,10 @@ fn paint_marker(painter: &Painter, marker: Marker, at: Pos2, lit: bool) {
 /// Draw the object's outline in `rect`, and return the frame its markers are placed in.
 fn outline(painter: &Painter, rect: Rect, kind: ObjectKind) -> Frame {
     match kind {
-        ObjectKind::FreeBar | ObjectKind::GlockenspielBar | ObjectKind::String => {
-            straight(painter, rect, kind)
-        }
+        ObjectKind::FreeBar
+        | ObjectKind::GlockenspielBar
+        | ObjectKind::Chime
+        | ObjectKind::String => straight(painter, rect, kind),
         ObjectKind::MarimbaBar | ObjectKind::XylophoneBar => marimba(painter, rect),
         ObjectKind::RectangularPlate | ObjectKind::Plank => {
             let aspect = kind.plate_aspect();

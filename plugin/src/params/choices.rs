@@ -45,6 +45,9 @@ pub enum ObjectChoice {
     #[id = "glockenspiel"]
     #[name = "Glockenspiel bar"]
     Glockenspiel,
+    #[id = "chime"]
+    #[name = "Chime (tubular bell)"]
+    Chime,
 }
 
 impl ObjectChoice {
@@ -61,6 +64,7 @@ impl ObjectChoice {
             ObjectChoice::String => ObjectKind::String,
             ObjectChoice::Xylophone => ObjectKind::XylophoneBar,
             ObjectChoice::Glockenspiel => ObjectKind::GlockenspielBar,
+            ObjectChoice::Chime => ObjectKind::Chime,
         }
     }
 }

@@ -177,19 +177,21 @@ fn damping_slope_and_stretch_act_as_documented() {
     assert!((out[3].freq_hz - 100.0 * 4f64.powf(1.1)).abs() < 1e-9);
 }
 
-/// The glockenspiel bar's ratios at `f0_hz`.
-fn glockenspiel_ratios(f0_hz: f64) -> Vec<f64> {
+/// The lowest `count` modes of a `kind` tuned at `f0_hz`, as multiples of `f0_hz`.
+fn ratios(kind: ObjectKind, f0_hz: f64, count: usize) -> Vec<f64> {
     let spec = ObjectSpec {
-        kind: ObjectKind::GlockenspielBar,
-        num_modes: 3,
+        kind,
+        num_modes: count,
         ..ObjectSpec::marimba(f0_hz)
     };
     let mut out = [Mode::SILENT; MAX_MODES];
     let n = object_modes(&spec, SIZE_M, &mut out);
-    out[..n]
-        .iter()
-        .map(|m| m.freq_hz / out[0].freq_hz)
-        .collect()
+    out[..n].iter().map(|m| m.freq_hz / f0_hz).collect()
+}
+
+/// The glockenspiel bar's ratios at `f0_hz`.
+fn glockenspiel_ratios(f0_hz: f64) -> Vec<f64> {
+    ratios(ObjectKind::GlockenspielBar, f0_hz, 3)
 }
 
 #[test]
@@ -206,4 +208,25 @@ fn a_long_glockenspiel_bar_is_a_free_bar_and_a_short_one_is_lowered_as_rayleigh_
     let short = glockenspiel_ratios(830.3);
     assert!((short[1] / 2.7290 - 1.0).abs() < 1e-3, "{short:?}");
     assert!(short[2] < 5.2686 * 1.003 && short[2] > 5.2686, "{short:?}");
+}
+
+#[test]
+fn a_chime_sounds_its_strike_note_an_octave_under_its_fourth_mode_lowered_by_shear() {
+    // A 10 Hz chime (¾ in brass) is 5.8 m long: Euler–Bernoulli's 2·(βᵢ/β₄)².
+    let long = ratios(ObjectKind::Chime, 10.0, 6);
+    let euler = [0.2239, 0.6172, 1.2099, 2.0, 2.9877, 4.1728];
+    for (r, e) in long.iter().zip(euler) {
+        assert!((r / e - 1.0).abs() < 2e-3, "{long:?}");
+    }
+    // At F5 (698.46 Hz), by hand: L² = (β₄L)²·r·c/(2π·2f₀), r = √(a² + b²)/2 = 6.199 mm
+    // (a = 9.525, b = 7.935 mm), c = √(E/ρ) (100 GPa, 8500 kg/m³): L = 0.696 m; to first order
+    // each mode falls by ½·(βᵢr/L)²·(1 + E/κG), E/κG = 4 + 3ν at ν = 0.34 (thin-walled tube,
+    // Cowper): 0.2339, 0.6386, 1.2338, 2, 2.9137, 3.9455. The exact roots lie within the next
+    // order: 0.2 % below for the lowest three, 0.4 and 1 % above for the 5th and 6th.
+    let f5 = ratios(ObjectKind::Chime, 698.46, 6);
+    let first_order = [0.2339, 0.6386, 1.2338, 2.0, 2.9137, 3.9455];
+    let next_order = [3e-3, 3e-3, 3e-3, 1e-9, 5e-3, 1.2e-2];
+    for ((r, e), tolerance) in f5.iter().zip(first_order).zip(next_order) {
+        assert!((r / e - 1.0).abs() < tolerance, "{f5:?}");
+    }
 }
