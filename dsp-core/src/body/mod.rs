@@ -275,7 +275,11 @@ pub fn object_fundamental_hz(kind: ObjectKind, material: &Material, size_m: f64)
             size_m,
             size_m * DISC_THICKNESS_PER_RADIUS,
         )),
-        ObjectKind::Membrane | ObjectKind::String | ObjectKind::Bell | ObjectKind::Glass => None,
+        ObjectKind::Membrane
+        | ObjectKind::String
+        | ObjectKind::SteelString
+        | ObjectKind::Bell
+        | ObjectKind::Glass => None,
     }
 }
 
@@ -318,7 +322,7 @@ pub fn object_size_m(kind: ObjectKind, material: &Material, mass_kg: f64) -> f64
         ObjectKind::Bell => per_m3(shell * BELL_THICKNESS_PER_RADIUS),
         ObjectKind::Glass => per_m3(shell * GLASS_THICKNESS_PER_RADIUS),
         ObjectKind::Membrane => (mass_kg / (PI * DRUM_HEAD_KG_PER_M2)).sqrt(),
-        ObjectKind::String => 1.0,
+        ObjectKind::String | ObjectKind::SteelString => 1.0,
     }
 }
 

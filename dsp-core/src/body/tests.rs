@@ -171,6 +171,7 @@ fn objects_are_tuned_by_material_and_size() {
     for kind in [
         ObjectKind::Membrane,
         ObjectKind::String,
+        ObjectKind::SteelString,
         ObjectKind::Bell,
         ObjectKind::Glass,
     ] {

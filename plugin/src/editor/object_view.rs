@@ -318,7 +318,8 @@ fn lane(kind: ObjectKind, marker: Marker, frame: &Frame, point: [f64; 2]) -> Pos
         | ObjectKind::XylophoneBar
         | ObjectKind::GlockenspielBar
         | ObjectKind::Chime
-        | ObjectKind::String => frame.at(point) + Vec2::new(0.0, 18.0 * lane as f32),
+        | ObjectKind::String
+        | ObjectKind::SteelString => frame.at(point) + Vec2::new(0.0, 18.0 * lane as f32),
         ObjectKind::Bell | ObjectKind::Glass => {
             let r = 1.0 - 0.2 * lane;
             frame.at([r * point[0], r * point[1]])
@@ -416,7 +417,8 @@ fn outline(painter: &Painter, rect: Rect, kind: ObjectKind) -> Frame {
         ObjectKind::FreeBar
         | ObjectKind::GlockenspielBar
         | ObjectKind::Chime
-        | ObjectKind::String => straight(painter, rect, kind),
+        | ObjectKind::String
+        | ObjectKind::SteelString => straight(painter, rect, kind),
         ObjectKind::MarimbaBar | ObjectKind::XylophoneBar => marimba(painter, rect),
         ObjectKind::RectangularPlate | ObjectKind::Plank => {
             let aspect = kind.plate_aspect();
@@ -441,7 +443,7 @@ fn outline(painter: &Painter, rect: Rect, kind: ObjectKind) -> Frame {
 /// A bar seen from above (its fundamental's nodal lines dashed), or a string between bridges.
 fn straight(painter: &Painter, rect: Rect, kind: ObjectKind) -> Frame {
     let frame = Frame::fit(rect, [-0.05, -0.25], [1.05, 0.25]);
-    if kind == ObjectKind::String {
+    if matches!(kind, ObjectKind::String | ObjectKind::SteelString) {
         for x in [0.0, 1.0] {
             let foot = frame.at([x, 0.0]);
             painter.line_segment(

@@ -48,6 +48,9 @@ pub enum ObjectChoice {
     #[id = "chime"]
     #[name = "Chime (tubular bell)"]
     Chime,
+    #[id = "steel-string"]
+    #[name = "Steel string (stiff)"]
+    SteelString,
 }
 
 impl ObjectChoice {
@@ -65,6 +68,7 @@ impl ObjectChoice {
             ObjectChoice::Xylophone => ObjectKind::XylophoneBar,
             ObjectChoice::Glockenspiel => ObjectKind::GlockenspielBar,
             ObjectChoice::Chime => ObjectKind::Chime,
+            ObjectChoice::SteelString => ObjectKind::SteelString,
         }
     }
 }

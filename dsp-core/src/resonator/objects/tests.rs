@@ -141,6 +141,16 @@ fn marimba_is_tuned_and_string_is_harmonic() {
 }
 
 #[test]
+fn a_steel_string_is_stretched_as_a_stiff_string_pinned_at_its_ends() {
+    // Fletcher (1964), B = 2.5·10⁻⁴: partial 17 at 17·√(1.07225/1.00025) = 17.6012 times the
+    // fundamental (60 cents over 17×), partial 2 at 2.00075.
+    let s = ratios(ObjectKind::SteelString, 100.0, 17);
+    assert!((s[0] - 1.0).abs() < 1e-12, "{s:?}");
+    assert!((s[1] - 2.00075).abs() < 1e-5, "{s:?}");
+    assert!((s[16] - 17.6012).abs() < 1e-4, "{s:?}");
+}
+
+#[test]
 fn damping_slope_and_stretch_act_as_documented() {
     let base = ObjectSpec {
         kind: ObjectKind::String,
