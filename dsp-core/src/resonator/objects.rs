@@ -864,7 +864,6 @@ fn rim(out: &mut [Candidate], n: usize, partial: fn(usize) -> (f64, usize)) -> u
     n
 }
 
-/// Ideal string: partials n·f0 with shapes sin(nπx).
 /// A steel string's inharmonicity coefficient B = π³·E·d⁴/(64·T·L²) (Fletcher, "Normal vibration
 /// frequencies of a stiff piano string", JASA 36, 1964): a hammered dulcimer's course of music
 /// wire, 0.4 mm thick and 0.40 m long at 70 N (E4), has 2.2·10⁻⁴; the freepats dulcimer's
