@@ -24,6 +24,14 @@ pub struct Material {
     pub restitution: f64,
 }
 
+impl Material {
+    /// √(E/ρ), m/s: the speed of longitudinal waves in a thin bar, which sets its bending
+    /// frequencies with its radius of gyration.
+    pub fn bar_speed_m_per_s(&self) -> f64 {
+        (self.youngs_modulus_pa / self.density_kg_per_m3).sqrt()
+    }
+}
+
 /// The material table. Sources, by key:
 /// - **B** Bies, Hansen & Howard, *Engineering Noise Control*, 5th ed. (2017), Table C.1 (the
 ///   material's own loss factor, not the in-situ one);
@@ -290,7 +298,7 @@ pub fn free_bar_fundamental_hz(material: &Material, length_m: f64, thickness_m: 
     let radius_of_gyration_m = thickness_m / 12f64.sqrt();
     BETA_1_L * BETA_1_L / (std::f64::consts::TAU * length_m * length_m)
         * radius_of_gyration_m
-        * (material.youngs_modulus_pa / material.density_kg_per_m3).sqrt()
+        * material.bar_speed_m_per_s()
 }
 
 /// Bending stiffness per unit area over mass per unit area of a plate of `thickness_m` in

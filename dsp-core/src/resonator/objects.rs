@@ -110,6 +110,15 @@ impl ObjectKind {
         }
     }
 
+    /// A bar's width (a chime's tube's diameter), m, at length `size_m`.
+    fn bar_width_m(self, size_m: f64) -> f64 {
+        if self == ObjectKind::Chime {
+            CHIME_DIAMETER_M
+        } else {
+            BAR_WIDTH_PER_LENGTH * size_m
+        }
+    }
+
     /// How the mode of `shape` of this object, `size_m` large (a bar's or a plank's length, a
     /// rectangular plate's longer side, a circular plate's, a drum head's, a bell's or a glass's
     /// radius), radiates:
@@ -137,15 +146,10 @@ impl ObjectKind {
             Shape::Bar(b) => {
                 let index = bar_index(b);
                 let tube = self.is_tuned_bar() && index == 0.0;
-                let width_m = if self == ObjectKind::Chime {
-                    CHIME_DIAMETER_M
-                } else {
-                    BAR_WIDTH_PER_LENGTH * size_m
-                };
                 multipole(
                     if tube { 0.0 } else { index + 2.0 },
                     0.5 * size_m,
-                    2.0 * width_m * size_m,
+                    2.0 * self.bar_width_m(size_m) * size_m,
                 )
             }
             Shape::Plate(m, n) => Radiator::BaffledPlate {
@@ -433,15 +437,13 @@ fn lowest_modes(spec: &ObjectSpec, candidates: &mut [Candidate; MAX_CANDIDATES])
         ObjectKind::GlockenspielBar => timoshenko_bar(
             candidates,
             wanted,
-            crate::material::STEEL,
             glockenspiel_section(),
             (0, 1.0, spec.f0_hz),
         ),
         ObjectKind::Chime => timoshenko_bar(
             candidates,
             wanted,
-            crate::material::BRASS,
-            chime_section(),
+            chime_section(crate::material::BRASS),
             (CHIME_STRIKE_MODE, 2.0, 2.0 * spec.f0_hz),
         ),
         ObjectKind::RectangularPlate | ObjectKind::Plank => {
@@ -523,12 +525,27 @@ fn bar(out: &mut [Candidate], n: usize, tuned: Option<[f64; 3]>) -> usize {
     n
 }
 
-/// A bar's cross-section as Timoshenko's theory needs it: its radius of gyration r = √(I/A), m,
-/// and s = E/(κG) = 2(1 + ν)/κ, κ the shear coefficient.
+/// A bar's cross-section and material as Timoshenko's theory needs them: its radius of gyration
+/// r = √(I/A), m; s = E/(κG) = 2(1 + ν)/κ, κ the shear coefficient; and c = √(E/ρ), m/s.
 #[derive(Clone, Copy)]
 struct Section {
     gyration_m: f64,
     shear: f64,
+    speed_m_per_s: f64,
+}
+
+impl Section {
+    /// λ, the Timoshenko factor ([`timoshenko_factor`]) of the free–free mode βL = `b` of a bar
+    /// `length_m` long, k = b/L.
+    fn factor(&self, b: f64, length_m: f64) -> f64 {
+        timoshenko_factor((b * self.gyration_m / length_m).powi(2), self.shear)
+    }
+
+    /// The frequency (Hz) of that mode: λ·b²·r·c/(2π·L²).
+    fn mode_hz(&self, b: f64, length_m: f64) -> f64 {
+        self.factor(b, length_m) * b * b * self.gyration_m * self.speed_m_per_s
+            / (2.0 * PI * length_m * length_m)
+    }
 }
 
 /// A glockenspiel bar's thickness, m: 3/8 in, the thick end of the 5/16–3/8 in (by 1–1¼ in wide)
@@ -536,12 +553,14 @@ struct Section {
 /// length (Fletcher & Rossing, *The Physics of Musical Instruments*, §19.5).
 const GLOCKENSPIEL_THICKNESS_M: f64 = 0.0095;
 
-/// The glockenspiel bar's section: a rectangle [`GLOCKENSPIEL_THICKNESS_M`] thick, r = h/√12,
-/// Cowper's κ = 10(1 + ν)/(12 + 11ν) (J. Appl. Mech. 33, 1966), so s = (12 + 11ν)/5.
+/// The glockenspiel bar's section: steel, a rectangle [`GLOCKENSPIEL_THICKNESS_M`] thick,
+/// r = h/√12, Cowper's κ = 10(1 + ν)/(12 + 11ν) (J. Appl. Mech. 33, 1966), so s = (12 + 11ν)/5.
 fn glockenspiel_section() -> Section {
+    let steel = crate::material::STEEL;
     Section {
         gyration_m: GLOCKENSPIEL_THICKNESS_M / 12f64.sqrt(),
-        shear: (12.0 + 11.0 * crate::material::STEEL.poisson_ratio) / 5.0,
+        shear: (12.0 + 11.0 * steel.poisson_ratio) / 5.0,
+        speed_m_per_s: steel.bar_speed_m_per_s(),
     }
 }
 
@@ -562,26 +581,20 @@ fn chime_radii_m() -> (f64, f64) {
     )
 }
 
-/// The chime's section: a thin-walled round tube, r = √(a² + b²)/2 (a, b its outer and inner
-/// radii), Cowper's κ = 2(1 + ν)/(4 + 3ν), so s = 4 + 3ν.
-fn chime_section() -> Section {
+/// The chime's section in `material`: a thin-walled round tube, r = √(a² + b²)/2 (a, b its outer
+/// and inner radii), Cowper's κ = 2(1 + ν)/(4 + 3ν), so s = 4 + 3ν.
+fn chime_section(material: &crate::material::Material) -> Section {
     let (a, b) = chime_radii_m();
     Section {
         gyration_m: 0.5 * (a * a + b * b).sqrt(),
-        shear: 4.0 + 3.0 * crate::material::BRASS.poisson_ratio,
+        shear: 4.0 + 3.0 * material.poisson_ratio,
+        speed_m_per_s: material.bar_speed_m_per_s(),
     }
 }
 
-/// A chime's strike note (Hz) `length_m` long in `material`: half its 4th free–free mode,
-/// λ₄·(β₄L)²·r·c/(2π·L²), c = √(E/ρ), r the tube's radius of gyration and λ₄ its Timoshenko
-/// factor ([`timoshenko_factor`]).
+/// A chime's strike note (Hz) `length_m` long in `material`: half its 4th free–free mode.
 pub fn chime_strike_note_hz(material: &crate::material::Material, length_m: f64) -> f64 {
-    let section = chime_section();
-    let b = bar_beta_l(CHIME_STRIKE_MODE);
-    let (r, length_m) = (section.gyration_m, length_m.max(1e-3));
-    let speed_m_per_s = (material.youngs_modulus_pa / material.density_kg_per_m3).sqrt();
-    let lambda = timoshenko_factor((b * r / length_m).powi(2), section.shear);
-    0.5 * lambda * b * b * r * speed_m_per_s / (2.0 * PI * length_m * length_m)
+    0.5 * chime_section(material).mode_hz(bar_beta_l(CHIME_STRIKE_MODE), length_m.max(1e-3))
 }
 
 /// A chime's tube's cross-section, m².
@@ -590,32 +603,28 @@ pub fn chime_tube_area_m2() -> f64 {
     PI * (a * a - b * b)
 }
 
-/// The free–free bar of `section` in `material` whose mode `tuned` (0 the fundamental) sounds
-/// at `tuned_hz`, as ratios to `tuned_hz`/`tuned_ratio`: each mode's Euler–Bernoulli ratio
-/// (βᵢ/βₜ)² times its Timoshenko factor over the tuned mode's ([`timoshenko_factor`],
-/// kᵢ = βᵢ). The length L solves fₜ = λₜ(L)·(βₜL)²·r·c/(2π·L²), c = √(E/ρ), by fixed-point
-/// iteration from λₜ = 1.
+/// The free–free bar of `section` whose mode `tuned` (0 the fundamental) sounds at `tuned_hz`,
+/// as ratios to `tuned_hz`/`tuned_ratio` ([`Section::mode_hz`] at each βᵢL over the tuned
+/// mode's). Its length solves fₜ = λₜ(L)·(βₜL)²·r·c/(2π·L²) by fixed-point iteration on
+/// L² = L²_EB·λₜ(L), from λₜ = 1.
 fn timoshenko_bar(
     out: &mut [Candidate],
     n: usize,
-    material: &crate::material::Material,
     section: Section,
     (tuned, tuned_ratio, tuned_hz): (usize, f64, f64),
 ) -> usize {
-    let speed_m_per_s = (material.youngs_modulus_pa / material.density_kg_per_m3).sqrt();
-    let r = section.gyration_m;
     let bt = bar_beta_l(tuned);
-    let euler_length2 = bt * bt * r * speed_m_per_s / (2.0 * PI * tuned_hz.max(1.0));
-    let factor = |b: f64, length2: f64| timoshenko_factor(b * b * r * r / length2, section.shear);
-    let mut length2 = euler_length2;
+    let euler_length2 =
+        bt * bt * section.gyration_m * section.speed_m_per_s / (2.0 * PI * tuned_hz.max(1.0));
+    let mut length_m = euler_length2.sqrt();
     for _ in 0..4 {
-        length2 = euler_length2 * factor(bt, length2);
+        length_m = (euler_length2 * section.factor(bt, length_m)).sqrt();
     }
-    let lambda = factor(bt, length2);
+    let tuned_mode_hz = section.mode_hz(bt, length_m);
     for (i, c) in out.iter_mut().take(n).enumerate() {
         let b = bar_beta_l(i);
         *c = Candidate {
-            ratio: tuned_ratio * (b / bt).powi(2) * factor(b, length2) / lambda,
+            ratio: tuned_ratio * section.mode_hz(b, length_m) / tuned_mode_hz,
             shape: Shape::Bar(b),
         };
     }

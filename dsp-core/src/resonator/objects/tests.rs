@@ -199,15 +199,10 @@ fn ratios(kind: ObjectKind, f0_hz: f64, count: usize) -> Vec<f64> {
     out[..n].iter().map(|m| m.freq_hz / f0_hz).collect()
 }
 
-/// The glockenspiel bar's ratios at `f0_hz`.
-fn glockenspiel_ratios(f0_hz: f64) -> Vec<f64> {
-    ratios(ObjectKind::GlockenspielBar, f0_hz, 3)
-}
-
 #[test]
 fn a_long_glockenspiel_bar_is_a_free_bar_and_a_short_one_is_lowered_as_rayleigh_and_shear_say() {
     // A 20 Hz bar 3/8 in thick is 1.6 m long: Euler–Bernoulli's 2.7565 and 5.4039.
-    let long = glockenspiel_ratios(20.0);
+    let long = ratios(ObjectKind::GlockenspielBar, 20.0, 3);
     assert!((long[1] - 2.7565).abs() < 2e-3, "{long:?}");
     assert!((long[2] - 5.4039).abs() < 4e-3, "{long:?}");
     // At 830 Hz, by hand: L² = (β₁L)²·r·c/(2π·f), r = h/√12, c = √(E/ρ) (205 GPa, 7850 kg/m³):
@@ -215,7 +210,7 @@ fn a_long_glockenspiel_bar_is_a_free_bar_and_a_short_one_is_lowered_as_rayleigh_
     // (12 + 11ν)/5 at ν = 0.29 (Rayleigh's rotary inertia and Timoshenko's shear; Han, Benaroya
     // & Wei 1999): 2.7290 and 5.2686. The exact
     // root lies 0.15 % above at the third mode (its next order).
-    let short = glockenspiel_ratios(830.3);
+    let short = ratios(ObjectKind::GlockenspielBar, 830.3, 3);
     assert!((short[1] / 2.7290 - 1.0).abs() < 1e-3, "{short:?}");
     assert!(short[2] < 5.2686 * 1.003 && short[2] > 5.2686, "{short:?}");
 }
