@@ -4,12 +4,14 @@ pub mod bands;
 mod esprit;
 mod input;
 mod joint;
+mod noise;
 pub mod recording;
 mod refine;
 
 pub use input::InputError;
 pub use recording::Recording;
 
+use noise::{band_noise, local_noise, periodogram};
 use num_complex::Complex64;
 use refine::{BandMode, Fit};
 use std::f64::consts::PI;
@@ -154,9 +156,13 @@ fn analyse_band(
     });
     let residual = fit.joint(&mut modes);
     let noise = band_noise(band, &residual[steady - first..]);
+    let spectrum = periodogram(&residual[steady - first..]);
     let owned = modes
         .iter()
-        .filter_map(|m| owned_mode(band, onset, fs, m, noise, options))
+        .filter_map(|m| {
+            let local = local_noise(band, fs, &spectrum, m).map_or(noise, |l| l.min(noise));
+            owned_mode(band, onset, fs, m, local, options)
+        })
         .collect();
     Some((owned, noise))
 }
@@ -172,14 +178,6 @@ fn esprit_window(y: &[Complex64]) -> usize {
     let quiet = powers.iter().copied().fold(f64::INFINITY, f64::min);
     let loud = powers.iter().rposition(|&p| p > 4.0 * quiet).unwrap_or(0);
     ((loud + 1) * W).clamp(384.min(y.len()), y.len())
-}
-
-/// The band's noise per full-rate sample: the residual's mean power over its steady samples ÷ Σg².
-fn band_noise(band: &bands::Band, steady_residual: &[Complex64]) -> f64 {
-    let power =
-        steady_residual.iter().map(|v| v.norm_sqr()).sum::<f64>() / steady_residual.len() as f64;
-    let filter_power: f64 = band.filter.iter().map(|g| g * g).sum();
-    (power / filter_power).max(f64::MIN_POSITIVE)
 }
 
 /// A mode's SNR as a matched filter hears it, dB: E/σ², E = Σₙ (A·e^{−δn}·cos)² ≈

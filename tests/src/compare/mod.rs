@@ -15,6 +15,8 @@ pub use logmel::{
     MEL_FRAME_S, MEL_HIGH_HZ, MEL_HOP_S, MEL_LOW_HZ, MEL_RATE_FRACTION, MEL_SPAN_S, NUM_MEL_BANDS,
 };
 pub use onset::NORMALISATION_S;
+#[cfg(test)]
+pub(crate) use partials::gaussian;
 
 use std::fmt;
 
@@ -39,6 +41,8 @@ pub struct Options {
     pub peak_threshold_db: f64,
     /// … and if, on each side, the spectrum dips this many dB below it before any stronger peak.
     pub peak_dip_db: f64,
+    /// Shortest window of the partials' spectrum, s.
+    pub min_window_s: f64,
     /// Longest window of the partials' spectrum, s.
     pub max_window_s: f64,
     /// A partial of A is matched with the nearest of B's if within this many cents.
@@ -51,6 +55,7 @@ impl Default for Options {
             max_partials: 16,
             peak_threshold_db: -60.0,
             peak_dip_db: 10.0,
+            min_window_s: partials::MIN_WINDOW_S,
             max_window_s: 1.0,
             match_cents: 50.0,
         }

@@ -25,11 +25,14 @@ pub const TRACK_ABOVE_FLOOR_DB: f64 = 10.0;
 pub const TRACK_FIT_DEPTH_DB: f64 = 60.0;
 
 /// Length of the partials' window: the time the Schroeder curve takes to fall 30 dB (or to meet
-/// the noise; the whole sound if it does not decay), clamped to [50 ms, max_window_s] and to the
-/// sound's length.
+/// the noise; the whole sound if it does not decay), clamped to [min_window_s, max_window_s]
+/// (50 ms and 1 s by default) and to the sound's length.
 pub(crate) fn window_s(decay_s: f64, duration_s: f64, options: &Options) -> f64 {
     decay_s
-        .clamp(MIN_WINDOW_S, options.max_window_s.max(MIN_WINDOW_S))
+        .clamp(
+            options.min_window_s,
+            options.max_window_s.max(options.min_window_s),
+        )
         .min(duration_s)
 }
 
