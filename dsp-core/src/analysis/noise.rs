@@ -11,7 +11,8 @@ const LOCAL_BANDWIDTHS: f64 = 16.0;
 const INNER_HALF_WIDTHS: f64 = 2.0;
 /// … to this far, on each side.
 const OUTER_HALF_WIDTHS: f64 = 8.0;
-/// The fewest periodogram bins (per side) the noise round a mode is read from.
+/// The noise round a mode spans at least this many bins a side, and is read from at least this
+/// many inside the zone.
 const MIN_BINS: f64 = 16.0;
 
 /// The band's noise per full-rate sample: the residual's mean power over its steady samples ÷ Σg².
@@ -34,8 +35,8 @@ pub(super) fn periodogram(r: &[Complex64]) -> Vec<f64> {
 
 /// The noise's per-sample power round a narrow mode (bandwidth δ/π Hz at most 1/16 of its
 /// zone), None for a broad one: the periodogram of the band's residual averaged over the bins
-/// [`INNER_HALF_WIDTHS`] to [`OUTER_HALF_WIDTHS`] of its half-widths δ·D off it (at least
-/// [`MIN_BINS`] a side, inside the zone), times D: a white noise σ² has density σ²/D in the
+/// [`INNER_HALF_WIDTHS`] to [`OUTER_HALF_WIDTHS`] of its half-widths δ·D off it (see
+/// [`MIN_BINS`]; only the bins inside the zone), times D: a white noise σ² has density σ²/D in the
 /// pass-band at the decimated rate. The bins nearest the mode are left out: its own fit has
 /// absorbed the noise there.
 pub(super) fn local_noise(band: &Band, fs: f64, spectrum: &[f64], mode: &BandMode) -> Option<f64> {

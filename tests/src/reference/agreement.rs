@@ -76,10 +76,8 @@ fn agreement(samples: &[f64], sample_rate_hz: f64) -> Result<Agreement, String> 
         let moved = readings
             .iter()
             .map(|r| nearest(r, partial).map_or(f64::INFINITY, |p| cents(p, partial)))
-            .fold(
-                0.0,
-                |worst: f64, c| if c.abs() > worst.abs() { c } else { worst },
-            );
+            .max_by(|a, b| a.abs().total_cmp(&b.abs()))
+            .unwrap_or(0.0);
         if moved.abs() < AGREE_CENTS {
             result.judged += 1;
             result.worst_cents = result.worst_cents.max(c.abs());
