@@ -62,6 +62,7 @@ pub fn bench(json_output: bool) -> Result<()> {
         "jia_wang_algorithm1_vs_us": ns("rigid_jia_wang/pin_ball_algorithm1_vs") / 1e3,
         "plus_brick_us": ns("rigid_plus/brick_theta_0_01") / 1e3,
         "plus_flat_brick_us": ns("rigid_plus/flat_brick") / 1e3,
+        "analysis_strike_3s_48k_s": ns("analysis/strike_3s_48k") / 1e9,
         "editor_frame_ms_slowest_tab": urto_dsp::voice::PlayMode::ALL
             .iter()
             .map(|mode| ns(&format!("editor/frame_{}", mode.id())) / 1e6)
