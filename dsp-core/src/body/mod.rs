@@ -276,6 +276,7 @@ pub fn object_fundamental_hz(kind: ObjectKind, material: &Material, size_m: f64)
             size_m * DISC_THICKNESS_PER_RADIUS,
         )),
         ObjectKind::Membrane
+        | ObjectKind::Kettledrum
         | ObjectKind::String
         | ObjectKind::SteelString
         | ObjectKind::Bell
@@ -321,7 +322,9 @@ pub fn object_size_m(kind: ObjectKind, material: &Material, mass_kg: f64) -> f64
         ObjectKind::CircularPlate => per_m3(PI * DISC_THICKNESS_PER_RADIUS),
         ObjectKind::Bell => per_m3(shell * BELL_THICKNESS_PER_RADIUS),
         ObjectKind::Glass => per_m3(shell * GLASS_THICKNESS_PER_RADIUS),
-        ObjectKind::Membrane => (mass_kg / (PI * DRUM_HEAD_KG_PER_M2)).sqrt(),
+        ObjectKind::Membrane | ObjectKind::Kettledrum => {
+            (mass_kg / (PI * DRUM_HEAD_KG_PER_M2)).sqrt()
+        }
         ObjectKind::String | ObjectKind::SteelString => 1.0,
     }
 }

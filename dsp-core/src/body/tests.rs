@@ -170,6 +170,7 @@ fn objects_are_tuned_by_material_and_size() {
     // Pitch a size and a material do not set alone.
     for kind in [
         ObjectKind::Membrane,
+        ObjectKind::Kettledrum,
         ObjectKind::String,
         ObjectKind::SteelString,
         ObjectKind::Bell,

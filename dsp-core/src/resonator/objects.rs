@@ -26,6 +26,9 @@ pub enum ObjectKind {
     RectangularPlate,
     /// Ideal circular membrane (drum head).
     Membrane,
+    /// Kettledrum (timpani): a head loaded by the air on both sides and by its kettle's volume,
+    /// its (1, 1) mode on the note and its (2, 1) a fifth above.
+    Kettledrum,
     /// Church bell.
     Bell,
     /// Wine glass (thin bowl, rim modes).
@@ -40,7 +43,7 @@ pub enum ObjectKind {
 }
 
 impl ObjectKind {
-    pub const ALL: [ObjectKind; 13] = [
+    pub const ALL: [ObjectKind; 14] = [
         ObjectKind::FreeBar,
         ObjectKind::MarimbaBar,
         ObjectKind::XylophoneBar,
@@ -49,6 +52,7 @@ impl ObjectKind {
         ObjectKind::CircularPlate,
         ObjectKind::RectangularPlate,
         ObjectKind::Membrane,
+        ObjectKind::Kettledrum,
         ObjectKind::Bell,
         ObjectKind::Glass,
         ObjectKind::Plank,
@@ -67,6 +71,7 @@ impl ObjectKind {
             ObjectKind::CircularPlate => "circular-plate",
             ObjectKind::RectangularPlate => "rectangular-plate",
             ObjectKind::Membrane => "membrane",
+            ObjectKind::Kettledrum => "kettledrum",
             ObjectKind::Bell => "bell",
             ObjectKind::Glass => "glass",
             ObjectKind::Plank => "plank",
@@ -86,7 +91,7 @@ impl ObjectKind {
             | ObjectKind::XylophoneBar
             | ObjectKind::GlockenspielBar
             | ObjectKind::Chime => 0.5,
-            ObjectKind::Membrane => 2.0,
+            ObjectKind::Membrane | ObjectKind::Kettledrum => 2.0,
             ObjectKind::CircularPlate
             | ObjectKind::RectangularPlate
             | ObjectKind::Plank
@@ -158,9 +163,7 @@ impl ObjectKind {
                 a_m: size_m,
                 b_m: self.plate_aspect() * size_m,
             },
-            Shape::Bessel(m, _) if self == ObjectKind::Membrane => {
-                multipole(f64::from(m), size_m, disc_m2)
-            }
+            Shape::Bessel(m, _) if self.is_drum_head() => multipole(f64::from(m), size_m, disc_m2),
             Shape::Bessel(_, kappa) => multipole(2.0 * kappa / PI, size_m, 2.0 * disc_m2),
             Shape::Rim(m) => multipole(m, size_m, 2.0 * disc_m2),
             Shape::String(_) => {
@@ -290,6 +293,9 @@ impl Shape {
 struct Candidate {
     ratio: f64,
     shape: Shape,
+    /// The amplitude decay rate it radiates away, 1/s, beyond its material's (a kettledrum's
+    /// symmetric modes'); 0 for the rest.
+    decay_per_s: f64,
 }
 
 /// Candidates generated for the 2-D objects before the lowest are kept.
@@ -338,6 +344,12 @@ impl ObjectKind {
         matches!(self, ObjectKind::Bell | ObjectKind::Glass)
     }
 
+    /// Whether it is a drum head (a membrane's, a kettledrum's), whose mode (m, n) radiates
+    /// as a multipole of order m.
+    pub fn is_drum_head(self) -> bool {
+        matches!(self, ObjectKind::Membrane | ObjectKind::Kettledrum)
+    }
+
     /// Whether it is a bar undercut to tune its overtones, with a tube under it (a marimba's, a
     /// xylophone's).
     pub fn is_tuned_bar(self) -> bool {
@@ -359,7 +371,7 @@ impl ObjectKind {
             | ObjectKind::String
             | ObjectKind::SteelString => [p.x, 0.0],
             ObjectKind::RectangularPlate | ObjectKind::Plank => [p.x, p.y * self.plate_aspect()],
-            ObjectKind::CircularPlate | ObjectKind::Membrane => {
+            ObjectKind::CircularPlate | ObjectKind::Membrane | ObjectKind::Kettledrum => {
                 [p.x * p.angle.cos(), p.x * p.angle.sin()]
             }
             ObjectKind::Bell | ObjectKind::Glass => [(p.x * PI).cos(), (p.x * PI).sin()],
@@ -388,7 +400,7 @@ pub fn object_modes(spec: &ObjectSpec, size_m: f64, out: &mut [Mode; MAX_MODES])
         let (strike_shape, tangent_shape) = c.shape.strike_and_tangent(strike);
         *mode = Mode {
             freq_hz: spec.f0_hz * ratio,
-            t60_s: spec.t60_s / ratio.max(1e-3).powf(gamma),
+            t60_s: with_radiation_t60_s(spec.t60_s / ratio.max(1e-3).powf(gamma), c.decay_per_s),
             strike_shape,
             pickup_shape: 0.5 * (l + r),
             side_shape: 0.5 * (l - r),
@@ -397,6 +409,16 @@ pub fn object_modes(spec: &ObjectSpec, size_m: f64, out: &mut [Mode; MAX_MODES])
         };
     }
     n
+}
+
+/// A mode's T60 with `decay_per_s` of radiation damping added to its material's decay (T60
+/// `material_t60_s`): the two amplitude decay rates add, δ = ln 1000/T60.
+fn with_radiation_t60_s(material_t60_s: f64, decay_per_s: f64) -> f64 {
+    if decay_per_s <= 0.0 {
+        return material_t60_s;
+    }
+    let ln_1000 = 1000f64.ln();
+    ln_1000 / (ln_1000 / material_t60_s + decay_per_s)
 }
 
 /// An object's mode shapes along its strike line, in the order [`object_modes`] lists its
@@ -451,6 +473,7 @@ fn lowest_modes(spec: &ObjectSpec, candidates: &mut [Candidate; MAX_CANDIDATES])
         }
         ObjectKind::CircularPlate => circular_plate(candidates),
         ObjectKind::Membrane => membrane(candidates),
+        ObjectKind::Kettledrum => kettledrum::kettledrum(candidates, spec.f0_hz),
         ObjectKind::Bell => rim(candidates, wanted, bell_partial),
         ObjectKind::Glass => rim(candidates, wanted, glass_partial),
         ObjectKind::String => string(candidates, wanted, 0.0),
@@ -520,6 +543,7 @@ fn bar(out: &mut [Candidate], n: usize, tuned: Option<[f64; 3]>) -> usize {
         *c = Candidate {
             ratio,
             shape: Shape::Bar(b),
+            decay_per_s: 0.0,
         };
     }
     n
@@ -626,6 +650,7 @@ fn timoshenko_bar(
         *c = Candidate {
             ratio: tuned_ratio * section.mode_hz(b, length_m) / tuned_mode_hz,
             shape: Shape::Bar(b),
+            decay_per_s: 0.0,
         };
     }
     n
@@ -653,6 +678,7 @@ fn rectangular_plate(out: &mut [Candidate], aspect: f64) -> usize {
             out[count] = Candidate {
                 ratio: (mf * mf + (nf / aspect).powi(2)) / base,
                 shape: Shape::Plate(mf, nf),
+                decay_per_s: 0.0,
             };
             count += 1;
         }
@@ -675,6 +701,7 @@ fn circular_plate(out: &mut [Candidate]) -> usize {
                 out[count] = Candidate {
                     ratio: (order / 2.0).powi(2),
                     shape: Shape::Bessel(m as i32, order * PI / 2.0),
+                    decay_per_s: 0.0,
                 };
                 count += 1;
             }
@@ -691,6 +718,7 @@ fn membrane(out: &mut [Candidate]) -> usize {
         *c = Candidate {
             ratio: j / j01,
             shape: Shape::Bessel(i32::from(m), j),
+            decay_per_s: 0.0,
         };
     }
     MEMBRANE_ZEROS.len()
@@ -868,6 +896,7 @@ fn rim(out: &mut [Candidate], n: usize, partial: fn(usize) -> (f64, usize)) -> u
         *c = Candidate {
             ratio,
             shape: Shape::Rim(m as f64),
+            decay_per_s: 0.0,
         };
     }
     n
@@ -888,10 +917,12 @@ fn string(out: &mut [Candidate], n: usize, b: f64) -> usize {
         *c = Candidate {
             ratio: k * ((1.0 + b * k * k) / (1.0 + b)).sqrt(),
             shape: Shape::String(k),
+            decay_per_s: 0.0,
         };
     }
     n
 }
 
+mod kettledrum;
 #[cfg(test)]
 mod tests;

@@ -427,11 +427,11 @@ fn outline(painter: &Painter, rect: Rect, kind: ObjectKind) -> Frame {
             painter.rect(corners, 1.0, BODY_COLOR, EDGE, egui::StrokeKind::Middle);
             frame
         }
-        ObjectKind::CircularPlate | ObjectKind::Membrane => {
+        ObjectKind::CircularPlate | ObjectKind::Membrane | ObjectKind::Kettledrum => {
             let frame = Frame::fit(rect, [-1.1, -1.1], [1.1, 1.1]);
             let centre = frame.at([0.0, 0.0]);
             painter.circle(centre, frame.scale, BODY_COLOR, EDGE);
-            if kind == ObjectKind::Membrane {
+            if kind.is_drum_head() {
                 painter.circle_stroke(centre, frame.scale, Stroke::new(5.0, Color32::DARK_GRAY));
             }
             frame

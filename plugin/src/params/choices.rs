@@ -51,6 +51,9 @@ pub enum ObjectChoice {
     #[id = "steel-string"]
     #[name = "Steel string (stiff)"]
     SteelString,
+    #[id = "kettledrum"]
+    #[name = "Kettledrum (timpani)"]
+    Kettledrum,
 }
 
 impl ObjectChoice {
@@ -69,6 +72,7 @@ impl ObjectChoice {
             ObjectChoice::Glockenspiel => ObjectKind::GlockenspielBar,
             ObjectChoice::Chime => ObjectKind::Chime,
             ObjectChoice::SteelString => ObjectKind::SteelString,
+            ObjectChoice::Kettledrum => ObjectKind::Kettledrum,
         }
     }
 }

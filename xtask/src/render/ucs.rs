@@ -75,7 +75,7 @@ pub fn cat_id(preset: &Preset, patch: &Patch) -> String {
     match patch.mode {
         PlayMode::Strike | PlayMode::Bounce => match patch.object.kind {
             ObjectKind::Bell => "BELLMisc".into(),
-            ObjectKind::Membrane => "MUSCPerc".into(),
+            ObjectKind::Membrane | ObjectKind::Kettledrum => "MUSCPerc".into(),
             _ => cat(object, "Impt"),
         },
         PlayMode::Roll => cat(object, "Mvmt"),

@@ -235,3 +235,154 @@ fn a_chime_sounds_its_strike_note_an_octave_under_its_fourth_mode_lowered_by_she
         assert!((r / e - 1.0).abs() < tolerance, "{f5:?}");
     }
 }
+
+/// ∫₀^∞ J_m(u)²/(u² − j²)² du by Simpson's rule on [0, 200] in steps of 1/400 (at u = j, where
+/// J_m has a simple zero, the limit J_m′(j)²/(4j²)) plus the tail, where J_m(u)² averages
+/// 1/(πu): 1/(4πU⁴).
+fn air_mass_integral(m: i32, j: f64) -> f64 {
+    let slope = 0.5 * (libm::jn(m - 1, j) - libm::jn(m + 1, j));
+    let f = |u: f64| {
+        let d = u * u - j * j;
+        if d.abs() < 1e-6 {
+            slope * slope / (4.0 * j * j)
+        } else {
+            libm::jn(m, u).powi(2) / (d * d)
+        }
+    };
+    let (end, steps) = (200.0, 80_000);
+    let h = end / steps as f64;
+    let inner: f64 = (1..steps)
+        .map(|i| f(i as f64 * h) * if i % 2 == 1 { 4.0 } else { 2.0 })
+        .sum();
+    (f(0.0) + inner + f(end)) * h / 3.0 + 1.0 / (4.0 * PI * end.powi(4))
+}
+
+#[test]
+fn kettledrum_air_masses_are_the_integrals_of_their_modes() {
+    for (&(m, j), &beta) in MEMBRANE_ZEROS.iter().zip(&kettledrum::AIR_MASS).take(24) {
+        let quadrature = 2.0 * j * j * air_mass_integral(i32::from(m), j);
+        assert!(
+            (quadrature / beta - 1.0).abs() < 1e-5,
+            "({m}, {j}): {quadrature} against the table's {beta}"
+        );
+    }
+    // Far up, each wavenumber carries ρ/k and the mode's spectrum peaks at k = j/a: β → 1/j.
+    let (last, beta) = (
+        MEMBRANE_ZEROS[MAX_MODES - 1].1,
+        kettledrum::AIR_MASS[MAX_MODES - 1],
+    );
+    assert!((beta * last - 1.0).abs() < 0.1, "{}", beta * last);
+}
+
+/// The kettledrum's modes at C3 (130.81 Hz), lowest first, as (m, ratio to the note, T60 in s).
+fn kettledrum_c3() -> Vec<(i32, f64, f64)> {
+    let spec = ObjectSpec {
+        kind: ObjectKind::Kettledrum,
+        num_modes: 24,
+        t60_s: 3.0,
+        damping_slope: 0.0,
+        ..ObjectSpec::marimba(130.81)
+    };
+    let mut candidates = [Candidate::default(); MAX_CANDIDATES];
+    let n = lowest_modes(&spec, &mut candidates);
+    let mut out = [Mode::SILENT; MAX_MODES];
+    object_modes(&spec, SIZE_M, &mut out);
+    candidates[..n]
+        .iter()
+        .zip(&out)
+        .map(|(c, mode)| match c.shape {
+            Shape::Bessel(m, _) => (m, mode.freq_hz / 130.81, mode.t60_s),
+            _ => panic!("a kettledrum's mode is a Bessel mode"),
+        })
+        .collect()
+}
+
+#[test]
+fn a_kettledrum_sounds_its_note_its_fifth_and_its_octave() {
+    // The air load is the one that puts (2, 1) a fifth over (1, 1): bisection on μ.
+    let ratio = |mu: f64, i: usize| {
+        let loaded = |k: usize| MEMBRANE_ZEROS[k].1 / (1.0 + mu * kettledrum::AIR_MASS[k]).sqrt();
+        loaded(i) / loaded(1)
+    };
+    let (mut lo, mut hi) = (0.0, 50.0);
+    for _ in 0..80 {
+        let mid = 0.5 * (lo + hi);
+        if ratio(mid, 2) < 1.5 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    assert!((lo / kettledrum::AIR_LOAD - 1.0).abs() < 1e-6, "μ = {lo}");
+    // The diametric modes (m, 1) nearly in the ratio 2 : 3 : 4 (Rossing et al., "The acoustics
+    // of timpani"): (1, 1) on the note, (2, 1) a fifth above, (3, 1) within 20 cents of the
+    // octave, and (4, 1) above 2.36, where the head without its kettle has it.
+    let modes = kettledrum_c3();
+    let first = |order: i32| {
+        modes
+            .iter()
+            .find(|m| m.0 == order)
+            .expect("a mode of that order")
+    };
+    assert!((first(1).1 - 1.0).abs() < 1e-12);
+    assert!((first(2).1 - 1.5).abs() < 1e-6, "{}", first(2).1);
+    let octave_cents = 1200.0 * first(3).1.log2() - 1200.0;
+    assert!(
+        octave_cents.abs() < 20.0,
+        "(3, 1) {octave_cents} cents off the octave"
+    );
+    assert!(first(4).1 > 2.36, "{}", first(4).1);
+}
+
+#[test]
+fn a_kettledrums_symmetric_modes_radiate_their_energy_away() {
+    // A baffled head's mode J₀(jr/a) pumping volume velocity U = ω·q·∫φ dS radiates
+    // ρck²U²/(4π) while it holds ½·M·ω²q² (M = σ(1 + μβ)·∫φ² dS, σ = 2ρa/μ): its amplitude
+    // falls at δ = P/(2E). The integrals here by the midpoint rule, not the closed form.
+    let (rho, c, a) = (
+        crate::radiation::AIR_DENSITY_KG_PER_M3,
+        crate::radiation::SPEED_OF_SOUND_M_PER_S,
+        kettledrum::RADIUS_M,
+    );
+    let mu = kettledrum::AIR_LOAD;
+    let modes = kettledrum_c3();
+    let symmetric = modes.iter().position(|m| m.0 == 0).expect("(0, 1)");
+    let (j, beta) = (MEMBRANE_ZEROS[0].1, kettledrum::AIR_MASS[0]);
+    let steps = 20_000;
+    let (mut volume, mut square, mut gradient) = (0.0, 0.0, 0.0);
+    for i in 0..steps {
+        let r = (i as f64 + 0.5) * a / steps as f64;
+        let ring_m2 = 2.0 * PI * r * a / steps as f64;
+        let phi = libm::j0(j * r / a);
+        volume += phi * ring_m2;
+        square += phi * phi * ring_m2;
+        gradient += (j / a * libm::j1(j * r / a)).powi(2) * ring_m2;
+    }
+    // Its frequency: the head's tension T·∫|∇φ|² and the kettle's air, ρc²(∫φ dS)²/V, over the
+    // loaded head's mass, against (1, 1)'s: T from the note, ω₁₁ = c_m·(j₁₁/a)/√(1 + μβ₁₁).
+    let sigma = 2.0 * rho * a / mu;
+    let (j11, beta11) = (MEMBRANE_ZEROS[1].1, kettledrum::AIR_MASS[1]);
+    let wave_speed = 2.0 * PI * 130.81 * a * (1.0 + mu * beta11).sqrt() / j11;
+    let tension = sigma * wave_speed * wave_speed;
+    let stiffness = tension * gradient + rho * c * c * volume * volume / kettledrum::VOLUME_M3;
+    let omega = (stiffness / (sigma * (1.0 + mu * beta) * square)).sqrt();
+    let ratio = omega / (2.0 * PI * 130.81);
+    assert!(
+        (modes[symmetric].1 / ratio - 1.0).abs() < 1e-4,
+        "(0, 1) at {} against {ratio}",
+        modes[symmetric].1
+    );
+    let k = 2.0 * PI * modes[symmetric].1 * 130.81 / c;
+    let mass = 2.0 * rho * a / mu * (1.0 + mu * beta) * square;
+    let delta = rho * c * k * k * volume * volume / (4.0 * PI) / mass;
+    let material_decay = 1000f64.ln() / 3.0;
+    let expected_t60 = 1000f64.ln() / (material_decay + delta);
+    let t60 = modes[symmetric].2;
+    assert!(
+        (t60 / expected_t60 - 1.0).abs() < 1e-4,
+        "{t60} against {expected_t60}"
+    );
+    // It dies some 20 times sooner than the note (1, 1), which radiates nothing here.
+    let note = modes.iter().find(|m| m.0 == 1).expect("(1, 1)");
+    assert!((note.2 - 3.0).abs() < 1e-12 && t60 < 0.2, "{t60} s");
+}
