@@ -146,7 +146,7 @@ enum Criterion {
 /// number); c5's fundamental sits 15 cents over its series.
 /// The timpani's head is loaded by the air and its kettle: its (2, 1) and (3, 1) modes sound the
 /// recording's fifth and octave (+8 and +19 cents). Their levels (the fifth 13 dB under the
-/// recording's, the octave 10 dB over), the recording's thump at 4.8× and its log-mel distance
+/// recording's, the octave 10 dB over), the recording's partial at 4.8× (624 Hz) and its log-mel distance
 /// (27 dB) are not met yet, nor its 20 ms centroid.
 /// The claves ring with rosewood's loss (T60 0.08 s at 2.5 kHz, a loss factor of 0.011); the
 /// recording's pair is pitched at 2422 Hz, 54 cents under the preset's, so it is judged as the

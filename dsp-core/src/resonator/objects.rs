@@ -412,7 +412,8 @@ pub fn object_modes(spec: &ObjectSpec, size_m: f64, out: &mut [Mode; MAX_MODES])
 }
 
 /// A mode's T60 with `decay_per_s` of radiation damping added to its material's decay (T60
-/// `material_t60_s`): the two amplitude decay rates add, δ = ln 1000/T60.
+/// `material_t60_s`): the two amplitude decay rates add, δ = ln 1000/T60. A mode that radiates
+/// nothing keeps its material T60 to the bit (the round trip through δ would move it an ulp).
 fn with_radiation_t60_s(material_t60_s: f64, decay_per_s: f64) -> f64 {
     if decay_per_s <= 0.0 {
         return material_t60_s;
